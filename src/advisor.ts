@@ -1,0 +1,88 @@
+import type { ChatResponse, Prompt } from './model'
+
+export const HIGHEST_PRECEDENCE = -2147483648
+export const LOWEST_PRECEDENCE = 2147483647
+
+export interface ChatClientRequest {
+  prompt: Prompt
+  /** Advisor context: plain values shared by the advisors of one call. */
+  context: Record<string, unknown>
+  signal?: AbortSignal
+}
+
+export interface ChatClientResponse {
+  chatResponse: ChatResponse | null
+  context: Record<string, unknown>
+}
+
+/** Lower order = outer: it runs earlier on the way in and later on the way out. */
+export interface Advisor {
+  readonly name: string
+  readonly order: number
+}
+
+export interface CallAdvisor extends Advisor {
+  adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse>
+}
+
+export interface StreamAdvisor extends Advisor {
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse>
+}
+
+/** Anything the chain accepts: an advisor with `adviseCall`, `adviseStream` or both. */
+export type AnyAdvisor = Advisor | CallAdvisor | StreamAdvisor
+
+export interface CallAdvisorChain {
+  nextCall(request: ChatClientRequest): Promise<ChatClientResponse>
+  /** A new chain holding exactly the advisors strictly after `after`: the recursive pattern. */
+  copy(after: CallAdvisor): CallAdvisorChain
+  readonly callAdvisors: readonly CallAdvisor[]
+}
+
+export interface StreamAdvisorChain {
+  nextStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse>
+  copy(after: StreamAdvisor): StreamAdvisorChain
+  readonly streamAdvisors: readonly StreamAdvisor[]
+}
+
+export function isCallAdvisor(advisor: Advisor): advisor is CallAdvisor {
+  return typeof (advisor as Partial<CallAdvisor>).adviseCall === 'function'
+}
+
+export function isStreamAdvisor(advisor: Advisor): advisor is StreamAdvisor {
+  return typeof (advisor as Partial<StreamAdvisor>).adviseStream === 'function'
+}
+
+type MaybePromise<T> = T | Promise<T>
+
+/**
+ * An advisor written as two plain steps: `before` changes the request on the way in, `after` the
+ * response on the way out. On a stream `before` runs once and `after` on every chunk.
+ */
+export abstract class BaseAdvisor implements CallAdvisor, StreamAdvisor {
+  abstract readonly name: string
+  abstract readonly order: number
+
+  abstract before(
+    request: ChatClientRequest,
+    chain: CallAdvisorChain | StreamAdvisorChain,
+  ): MaybePromise<ChatClientRequest>
+
+  abstract after(
+    response: ChatClientResponse,
+    chain: CallAdvisorChain | StreamAdvisorChain,
+  ): MaybePromise<ChatClientResponse>
+
+  async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    const advised = await this.before(request, chain)
+    return this.after(await chain.nextCall(advised), chain)
+  }
+
+  async *adviseStream(
+    request: ChatClientRequest,
+    chain: StreamAdvisorChain,
+  ): AsyncGenerator<ChatClientResponse, void, undefined> {
+    const advised = await this.before(request, chain)
+    for await (const chunk of chain.nextStream(advised)) yield await this.after(chunk, chain)
+  }
+}

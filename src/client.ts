@@ -1,0 +1,253 @@
+import type { AnyAdvisor, ChatClientRequest, ChatClientResponse } from './advisor'
+import { raceAbort, throwIfAborted } from './abort'
+import { AdvisorChain } from './chain'
+import { guardedStream } from './guarded-stream'
+import { systemMessage, userMessage, type Message } from './messages'
+import type { ChatModel, ChatOptions, ChatResponse } from './model'
+import { modelCallAdvisor, modelStreamAdvisor } from './terminal'
+import type { ToolCallback } from './tools/tool'
+
+/** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
+interface CallSpec {
+  model: ChatModel
+  system: string | undefined
+  messages: Message[]
+  user: string | undefined
+  tools: ToolCallback[]
+  toolContext: Record<string, unknown>
+  options: ChatOptions
+  advisors: AnyAdvisor[]
+  params: Record<string, unknown>
+  signal: AbortSignal | undefined
+}
+
+export class ChatClient {
+  readonly #defaults: Readonly<CallSpec>
+
+  private constructor(defaults: CallSpec) {
+    this.#defaults = defaults
+  }
+
+  static create(model: ChatModel): ChatClient {
+    return ChatClient.builder(model).build()
+  }
+
+  static builder(model: ChatModel): ChatClientBuilder {
+    return new ChatClientBuilder(model, (defaults) => new ChatClient(defaults))
+  }
+
+  /** Starts one request; `userText` is the same as `.user(userText)`. */
+  prompt(userText?: string): ChatClientRequestSpec {
+    const spec = new ChatClientRequestSpec(copySpec(this.#defaults))
+    return userText === undefined ? spec : spec.user(userText)
+  }
+}
+
+export class ChatClientBuilder {
+  readonly #spec: CallSpec
+  readonly #build: (defaults: CallSpec) => ChatClient
+
+  /** @internal use `ChatClient.builder(model)` */
+  constructor(model: ChatModel, build: (defaults: CallSpec) => ChatClient) {
+    if (!model || typeof model.call !== 'function' || typeof model.stream !== 'function') {
+      throw new TypeError('ChatClient.builder(model) needs a ChatModel with call() and stream()')
+    }
+    this.#spec = emptySpec(model)
+    this.#build = build
+  }
+
+  defaultSystem(text: string): this {
+    this.#spec.system = text
+    return this
+  }
+
+  defaultAdvisors(...advisors: AnyAdvisor[]): this {
+    this.#spec.advisors.push(...advisors)
+    return this
+  }
+
+  defaultTools(...tools: ToolCallback[]): this {
+    this.#spec.tools.push(...tools)
+    return this
+  }
+
+  defaultOptions(options: ChatOptions): this {
+    this.#spec.options = { ...this.#spec.options, ...options }
+    return this
+  }
+
+  defaultAdvisorParams(params: Record<string, unknown>): this {
+    Object.assign(this.#spec.params, params)
+    return this
+  }
+
+  build(): ChatClient {
+    return this.#build(copySpec(this.#spec))
+  }
+}
+
+/** One request being described; `.call()` or `.stream()` runs it. */
+export class ChatClientRequestSpec {
+  readonly #spec: CallSpec
+
+  /** @internal use `client.prompt()` */
+  constructor(spec: CallSpec) {
+    this.#spec = spec
+  }
+
+  system(text: string): this {
+    this.#spec.system = text
+    return this
+  }
+
+  user(text: string): this {
+    this.#spec.user = text
+    return this
+  }
+
+  messages(...messages: Message[]): this {
+    this.#spec.messages.push(...messages)
+    return this
+  }
+
+  tools(...tools: ToolCallback[]): this {
+    this.#spec.tools.push(...tools)
+    return this
+  }
+
+  toolContext(values: Record<string, unknown>): this {
+    Object.assign(this.#spec.toolContext, values)
+    return this
+  }
+
+  options(options: ChatOptions): this {
+    this.#spec.options = { ...this.#spec.options, ...options }
+    return this
+  }
+
+  advisors(...advisors: AnyAdvisor[]): this {
+    this.#spec.advisors.push(...advisors)
+    return this
+  }
+
+  advisorParams(params: Record<string, unknown>): this {
+    Object.assign(this.#spec.params, params)
+    return this
+  }
+
+  signal(signal: AbortSignal): this {
+    this.#spec.signal = signal
+    return this
+  }
+
+  /** Never throws: the chain runs when a result method is called. */
+  call(): CallResponseSpec {
+    return new CallResponseSpec(copySpec(this.#spec))
+  }
+
+  /** Never throws: the chain runs when the returned iterable is read. */
+  stream(): StreamResponseSpec {
+    return new StreamResponseSpec(copySpec(this.#spec))
+  }
+}
+
+export class CallResponseSpec {
+  readonly #spec: CallSpec
+
+  /** @internal */
+  constructor(spec: CallSpec) {
+    this.#spec = spec
+  }
+
+  async chatClientResponse(): Promise<ChatClientResponse> {
+    const request = toRequest(this.#spec)
+    throwIfAborted(request.signal)
+    const chain = AdvisorChain.of([...this.#spec.advisors, modelCallAdvisor(this.#spec.model)])
+    return raceAbort(chain.nextCall(request), request.signal)
+  }
+
+  async chatResponse(): Promise<ChatResponse | null> {
+    return (await this.chatClientResponse()).chatResponse
+  }
+
+  /** The text of the first generation, or null when the response has none. */
+  async content(): Promise<string | null> {
+    return (await this.chatResponse())?.results[0]?.output.text ?? null
+  }
+}
+
+export class StreamResponseSpec {
+  readonly #spec: CallSpec
+
+  /** @internal */
+  constructor(spec: CallSpec) {
+    this.#spec = spec
+  }
+
+  chatClientResponse(): AsyncIterable<ChatClientResponse> {
+    const spec = this.#spec
+    return guardedStream(() => {
+      const chain = AdvisorChain.of([...spec.advisors, modelStreamAdvisor(spec.model)])
+      return chain.nextStream(toRequest(spec))
+    }, spec.signal)
+  }
+
+  async *chatResponse(): AsyncGenerator<ChatResponse, void, undefined> {
+    for await (const chunk of this.chatClientResponse()) {
+      if (chunk.chatResponse) yield chunk.chatResponse
+    }
+  }
+
+  /** The text deltas of the first generation, in order; empty deltas are skipped. */
+  async *content(): AsyncGenerator<string, void, undefined> {
+    for await (const chunk of this.chatClientResponse()) {
+      const text = chunk.chatResponse?.results[0]?.output.text
+      if (text) yield text
+    }
+  }
+}
+
+function emptySpec(model: ChatModel): CallSpec {
+  return {
+    model,
+    system: undefined,
+    messages: [],
+    user: undefined,
+    tools: [],
+    toolContext: {},
+    options: {},
+    advisors: [],
+    params: {},
+    signal: undefined,
+  }
+}
+
+function copySpec(spec: Readonly<CallSpec>): CallSpec {
+  return {
+    ...spec,
+    messages: [...spec.messages],
+    tools: [...spec.tools],
+    toolContext: { ...spec.toolContext },
+    options: { ...spec.options },
+    advisors: [...spec.advisors],
+    params: { ...spec.params },
+  }
+}
+
+/** Messages in the order system → explicit messages → user text; the context starts as a copy of the params. */
+function toRequest(spec: CallSpec): ChatClientRequest {
+  const messages: Message[] = []
+  if (spec.system !== undefined) messages.push(systemMessage(spec.system))
+  messages.push(...spec.messages)
+  if (spec.user !== undefined) messages.push(userMessage(spec.user))
+
+  const options: ChatOptions = { ...spec.options }
+  const tools = [...spec.tools, ...(spec.options.tools ?? [])]
+  if (tools.length > 0) options.tools = tools
+  const toolContext = { ...spec.options.toolContext, ...spec.toolContext }
+  if (Object.keys(toolContext).length > 0) options.toolContext = toolContext
+
+  const request: ChatClientRequest = { prompt: { messages, options }, context: { ...spec.params } }
+  if (spec.signal) request.signal = spec.signal
+  return request
+}

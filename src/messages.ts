@@ -1,0 +1,55 @@
+/** A tool call requested by the model. `arguments` is the raw JSON text the model produced. */
+export interface ToolCall {
+  id: string
+  name: string
+  arguments: string
+}
+
+/** The answer to one tool call, matched to it by `id`. */
+export interface ToolResponse {
+  id: string
+  name: string
+  responseData: string
+}
+
+export type Metadata = Record<string, unknown>
+
+export interface SystemMessage {
+  role: 'system'
+  text: string
+  metadata?: Metadata
+}
+export interface UserMessage {
+  role: 'user'
+  text: string
+  metadata?: Metadata
+}
+export interface AssistantMessage {
+  role: 'assistant'
+  text: string
+  toolCalls: ToolCall[]
+  metadata?: Metadata
+}
+export interface ToolResponseMessage {
+  role: 'tool'
+  responses: ToolResponse[]
+  metadata?: Metadata
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResponseMessage
+
+export function systemMessage(text: string): SystemMessage {
+  return { role: 'system', text }
+}
+
+export function userMessage(text: string): UserMessage {
+  return { role: 'user', text }
+}
+
+export function assistantMessage(text: string, toolCalls: ToolCall[] = []): AssistantMessage {
+  return { role: 'assistant', text, toolCalls }
+}
+
+export function toolResponseMessage(responses: ToolResponse[]): ToolResponseMessage {
+  return { role: 'tool', responses }
+}

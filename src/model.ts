@@ -1,0 +1,102 @@
+import type { AssistantMessage, Message } from './messages'
+import type { JsonSchema } from './schema/json-schema'
+import type { ToolCallback } from './tools/tool'
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; schema: JsonSchema; name?: string; strict?: boolean }
+
+export interface ChatOptions {
+  model?: string
+  temperature?: number
+  topP?: number
+  maxTokens?: number
+  stopSequences?: string[]
+  seed?: number
+  /** Executable tools; their definitions are sent to the model. */
+  tools?: ToolCallback[]
+  toolChoice?: ToolChoice
+  /** Values handed to every tool call. */
+  toolContext?: Record<string, unknown>
+  responseFormat?: ResponseFormat
+  /** Options only one provider understands, keyed by provider name. */
+  providerOptions?: Record<string, Record<string, unknown>>
+}
+
+export interface Prompt {
+  messages: Message[]
+  options: ChatOptions
+}
+
+export interface Usage {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+}
+
+export interface GenerationMetadata {
+  finishReason?: string
+  [key: string]: unknown
+}
+
+export interface Generation {
+  output: AssistantMessage
+  metadata: GenerationMetadata
+}
+
+export interface ChatResponseMetadata {
+  id?: string
+  model?: string
+  usage?: Usage
+  [key: string]: unknown
+}
+
+export interface ChatResponse {
+  results: Generation[]
+  metadata: ChatResponseMetadata
+}
+
+/**
+ * A model translates one request into one response. It never loops, retries or runs tools.
+ *
+ * Stream contract: every chunk holds one generation whose `output.text` is a delta; a tool call
+ * appears whole in exactly one chunk; usage, when known, rides on the last chunk.
+ */
+export interface ChatModel {
+  readonly provider: string
+  call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse>
+  stream(prompt: Prompt, signal?: AbortSignal): AsyncIterable<ChatResponse>
+}
+
+export function hasToolCalls(response: ChatResponse | null | undefined): boolean {
+  if (!response) return false
+  for (const generation of response.results) {
+    if (generation.output.toolCalls.length > 0) return true
+  }
+  return false
+}
+
+/** The first generation's output, or null when the response has none. */
+export function firstOutput(response: ChatResponse | null | undefined): AssistantMessage | null {
+  return response?.results[0]?.output ?? null
+}
+
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b
+  if (!b) return a
+  const sum: Usage = {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  }
+  const cacheRead = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0)
+  const cacheWrite = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0)
+  if (a.cacheReadTokens !== undefined || b.cacheReadTokens !== undefined) sum.cacheReadTokens = cacheRead
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) sum.cacheWriteTokens = cacheWrite
+  return sum
+}

@@ -1,0 +1,71 @@
+import type { ToolCall } from './messages'
+import type { ChatResponse, ChatResponseMetadata, Generation, GenerationMetadata } from './model'
+
+interface GenerationDraft {
+  text: string
+  toolCalls: ToolCall[]
+  metadata: GenerationMetadata
+  messageMetadata: Record<string, unknown> | undefined
+}
+
+/**
+ * Folds the chunks of one streamed model response into one ChatResponse: text deltas are joined,
+ * tool calls collected, and later metadata (finish reason, usage) wins over earlier.
+ */
+export class ChatResponseAggregator {
+  #drafts: GenerationDraft[] = []
+  #metadata: ChatResponseMetadata = {}
+  #chunks = 0
+
+  get chunkCount(): number {
+    return this.#chunks
+  }
+
+  add(chunk: ChatResponse): void {
+    this.#chunks++
+    const results = chunk.results
+    for (let i = 0; i < results.length; i++) {
+      const generation = results[i]!
+      let draft = this.#drafts[i]
+      if (!draft) {
+        draft = { text: '', toolCalls: [], metadata: {}, messageMetadata: undefined }
+        this.#drafts[i] = draft
+      }
+      draft.text += generation.output.text
+      const toolCalls = generation.output.toolCalls
+      if (toolCalls.length > 0) draft.toolCalls.push(...toolCalls)
+      mergeDefined(draft.metadata, generation.metadata)
+      if (generation.output.metadata) {
+        draft.messageMetadata = { ...draft.messageMetadata, ...generation.output.metadata }
+      }
+    }
+    mergeDefined(this.#metadata, chunk.metadata)
+  }
+
+  result(): ChatResponse {
+    const results: Generation[] = this.#drafts.map((draft) => ({
+      output: {
+        role: 'assistant',
+        text: draft.text,
+        toolCalls: draft.toolCalls,
+        ...(draft.messageMetadata ? { metadata: draft.messageMetadata } : {}),
+      },
+      metadata: draft.metadata,
+    }))
+    return { results, metadata: { ...this.#metadata } }
+  }
+}
+
+function mergeDefined(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key in source) {
+    const value = source[key]
+    if (value !== undefined) target[key] = value
+  }
+}
+
+/** Aggregates a whole list of chunks. */
+export function aggregateChunks(chunks: Iterable<ChatResponse>): ChatResponse {
+  const aggregator = new ChatResponseAggregator()
+  for (const chunk of chunks) aggregator.add(chunk)
+  return aggregator.result()
+}

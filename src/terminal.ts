@@ -1,0 +1,28 @@
+import { LOWEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
+import type { ChatModel } from './model'
+
+/** The last call advisor: it sends the prompt to the model. */
+export function modelCallAdvisor(model: ChatModel): CallAdvisor {
+  return {
+    name: 'call',
+    order: LOWEST_PRECEDENCE,
+    async adviseCall(request) {
+      const chatResponse = await model.call(request.prompt, request.signal)
+      return { chatResponse, context: request.context }
+    },
+  }
+}
+
+/** The last stream advisor: it streams the prompt from the model, one response per chunk. */
+export function modelStreamAdvisor(model: ChatModel): StreamAdvisor {
+  return {
+    name: 'stream',
+    order: LOWEST_PRECEDENCE,
+    async *adviseStream(request): AsyncGenerator<ChatClientResponse, void, undefined> {
+      const context = request.context
+      for await (const chatResponse of model.stream(request.prompt, request.signal)) {
+        yield { chatResponse, context }
+      }
+    },
+  }
+}

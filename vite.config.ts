@@ -1,0 +1,67 @@
+import react from '@vitejs/plugin-react'
+import { playwright } from '@vitest/browser-playwright'
+import { resolve } from 'node:path'
+import { defineConfig } from 'vitest/config'
+import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
+
+const root = import.meta.dirname
+
+// One config, three jobs: the demo (`vite`, `vite build --mode demo`), the library
+// (`vite build --mode lib`), and the tests (Vitest projects `unit` in Node, `browser` in Chromium).
+export default defineConfig(({ mode }) => ({
+  plugins: [react()],
+  base: './',
+  resolve: {
+    alias: {
+      'advisor-chain/devtools': resolve(root, 'devtools/index.ts'),
+      'advisor-chain/webllm': resolve(root, 'src/webllm/index.ts'),
+      'advisor-chain': resolve(root, 'src/index.ts'),
+    },
+  },
+  build:
+    mode === 'lib'
+      ? {
+          outDir: 'dist',
+          emptyOutDir: false,
+          sourcemap: true,
+          lib: {
+            entry: {
+              index: resolve(root, 'src/index.ts'),
+              devtools: resolve(root, 'devtools/index.ts'),
+              webllm: resolve(root, 'src/webllm/index.ts'),
+            },
+            formats: ['es'],
+          },
+          rolldownOptions: {
+            external: [/^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, /^@mlc-ai\/web-llm/, /^ajv($|\/)/],
+          },
+        }
+      : { outDir: 'dist-demo', sourcemap: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'devtools/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: ['**/*.browser.test.*', 'node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['src/**/*.browser.test.{ts,tsx}', 'devtools/**/*.browser.test.{ts,tsx}'],
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+}))
