@@ -1,0 +1,77 @@
+import type { Advisor } from './advisor'
+import type { ToolCall } from './messages'
+
+/** Context keys that let an observer tie events to one call (run) and one round of the tool loop. */
+export const RUN_ID_KEY = 'advisor-chain.run-id'
+export const ROUND_KEY = 'advisor-chain.round'
+
+/** A plain description of an error, safe to put in a trace. */
+export interface ErrorInfo {
+  name: string
+  message: string
+  status?: number
+  code?: string
+}
+
+/**
+ * What recursive advisors report about the work they do between model calls, so observers in the
+ * chain can see it: tool executions, the end of the tool loop, retries, validation attempts.
+ */
+export type ChainEvent =
+  | { type: 'tool-execution-start'; round: number; toolCall: ToolCall }
+  | {
+      type: 'tool-execution-end'
+      round: number
+      toolCall: ToolCall
+      result: string
+      /** Set when the result is an `Error:` response or the tool threw. */
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+    }
+  | {
+      type: 'tool-loop-end'
+      rounds: number
+      reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error'
+      error?: ErrorInfo
+    }
+  | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
+  | { type: 'validation-attempt'; attempt: number; valid: boolean; errors: string[] }
+  | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown> }
+
+/** An advisor that wants to hear about chain events implements this. */
+export interface ChainEventListener {
+  onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void
+}
+
+export function isChainEventListener(advisor: unknown): advisor is ChainEventListener {
+  return typeof (advisor as Partial<ChainEventListener> | null)?.onChainEvent === 'function'
+}
+
+/** Hands `event` to every listener among `advisors`; a listener that throws never breaks the chain. */
+export function emitChainEvent(
+  advisors: readonly Advisor[],
+  event: ChainEvent,
+  context: Readonly<Record<string, unknown>>,
+  source: string,
+): void {
+  for (const advisor of advisors) {
+    if (!isChainEventListener(advisor)) continue
+    try {
+      advisor.onChainEvent(event, context, source)
+    } catch (error) {
+      console.error(`Chain event listener '${advisor.name}' failed on '${event.type}'`, error)
+    }
+  }
+}
+
+export function errorInfo(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const info: ErrorInfo = { name: error.name, message: error.message }
+    const { status, code } = error as Error & { status?: unknown; code?: unknown }
+    if (typeof status === 'number') info.status = status
+    if (typeof code === 'string') info.code = code
+    return info
+  }
+  return { name: 'Error', message: String(error) }
+}
