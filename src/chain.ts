@@ -16,22 +16,12 @@ import {
  * positioned after itself, so `copy(this)` can re-run the rest of the chain as often as needed.
  */
 export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
-  readonly #advisors: readonly Advisor[]
-  readonly #calls: readonly CallAdvisor[]
-  readonly #streams: readonly StreamAdvisor[]
+  readonly #shared: SharedChain
   readonly #callPosition: number
   readonly #streamPosition: number
 
-  private constructor(
-    advisors: readonly Advisor[],
-    calls: readonly CallAdvisor[],
-    streams: readonly StreamAdvisor[],
-    callPosition: number,
-    streamPosition: number,
-  ) {
-    this.#advisors = advisors
-    this.#calls = calls
-    this.#streams = streams
+  private constructor(shared: SharedChain, callPosition: number, streamPosition: number) {
+    this.#shared = shared
     this.#callPosition = callPosition
     this.#streamPosition = streamPosition
   }
@@ -43,53 +33,70 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   }
 
   static #fromSorted(sorted: readonly Advisor[]): AdvisorChain {
-    return new AdvisorChain(sorted, sorted.filter(isCallAdvisor), sorted.filter(isStreamAdvisor), 0, 0)
+    const shared: SharedChain = {
+      advisors: sorted,
+      calls: sorted.filter(isCallAdvisor),
+      streams: sorted.filter(isStreamAdvisor),
+      views: new Map(),
+      copies: new Map(),
+    }
+    return new AdvisorChain(shared, 0, 0)
   }
 
   get callAdvisors(): readonly CallAdvisor[] {
-    return this.#calls
+    return this.#shared.calls
   }
 
   get streamAdvisors(): readonly StreamAdvisor[] {
-    return this.#streams
+    return this.#shared.streams
   }
 
   nextCall(request: ChatClientRequest): Promise<ChatClientResponse> {
-    const advisor = this.#calls[this.#callPosition]
+    const advisor = this.#shared.calls[this.#callPosition]
     if (!advisor) return Promise.reject(new Error('No CallAdvisors available to execute'))
-    const rest = new AdvisorChain(
-      this.#advisors,
-      this.#calls,
-      this.#streams,
-      this.#callPosition + 1,
-      this.#streamPosition,
-    )
     try {
-      return advisor.adviseCall(request, rest)
+      return advisor.adviseCall(request, this.#view(this.#callPosition + 1, this.#streamPosition))
     } catch (error) {
       return Promise.reject(error)
     }
   }
 
   nextStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
-    const advisor = this.#streams[this.#streamPosition]
+    const advisor = this.#shared.streams[this.#streamPosition]
     if (!advisor) return failingStream(new Error('No StreamAdvisors available to execute'))
-    const rest = new AdvisorChain(
-      this.#advisors,
-      this.#calls,
-      this.#streams,
-      this.#callPosition,
-      this.#streamPosition + 1,
-    )
-    return advisor.adviseStream(request, rest)
+    return advisor.adviseStream(request, this.#view(this.#callPosition, this.#streamPosition + 1))
   }
 
   copy(after: Advisor): AdvisorChain {
     if (after == null) throw new Error('The after advisor must not be null')
-    const index = this.#advisors.indexOf(after)
-    if (index < 0) throw new Error(`The specified advisor is not part of the chain: ${after.name}`)
-    return AdvisorChain.#fromSorted(this.#advisors.slice(index + 1))
+    let copy = this.#shared.copies.get(after)
+    if (!copy) {
+      const index = this.#shared.advisors.indexOf(after)
+      if (index < 0) throw new Error(`The specified advisor is not part of the chain: ${after.name}`)
+      copy = AdvisorChain.#fromSorted(this.#shared.advisors.slice(index + 1))
+      this.#shared.copies.set(after, copy)
+    }
+    return copy
   }
+
+  // Chains are immutable, so the views handed to advisors and the copies are made once and reused.
+  #view(callPosition: number, streamPosition: number): AdvisorChain {
+    const key = callPosition * 65536 + streamPosition
+    let view = this.#shared.views.get(key)
+    if (!view) {
+      view = new AdvisorChain(this.#shared, callPosition, streamPosition)
+      this.#shared.views.set(key, view)
+    }
+    return view
+  }
+}
+
+interface SharedChain {
+  readonly advisors: readonly Advisor[]
+  readonly calls: readonly CallAdvisor[]
+  readonly streams: readonly StreamAdvisor[]
+  readonly views: Map<number, AdvisorChain>
+  readonly copies: Map<Advisor, AdvisorChain>
 }
 
 function assertAdvisor(advisor: Advisor): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
+import { HIGHEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
 import { ChatClient } from './client'
 import { assistantMessage, userMessage } from './messages'
 import { ScriptedChatModel } from './models/scripted'
@@ -13,7 +13,7 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 function contextSpy(seen: Record<string, unknown>[]): CallAdvisor {
   return {
     name: 'context-spy',
-    order: 0,
+    order: HIGHEST_PRECEDENCE + 1,
     adviseCall: (req, chain) => {
       seen.push({ ...req.context })
       return chain.nextCall(req)
@@ -90,7 +90,7 @@ describe('ChatClient', () => {
       .defaultAdvisors(stamp)
       .build()
     const response = await client.prompt('hi').call().chatClientResponse()
-    expect(response.context).toEqual({ stamped: true })
+    expect(response.context).toMatchObject({ stamped: true })
     expect(response.chatResponse?.results[0]?.output.text).toBe('x')
   })
 

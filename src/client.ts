@@ -1,6 +1,8 @@
 import type { AnyAdvisor, ChatClientRequest, ChatClientResponse } from './advisor'
 import { raceAbort, throwIfAborted } from './abort'
 import { AdvisorChain } from './chain'
+import type { ToolCallingAdvisorBuilder } from './advisors/tool-calling'
+import { withToolAdvisor } from './client-advisors'
 import { guardedStream } from './guarded-stream'
 import { systemMessage, userMessage, type Message } from './messages'
 import type { ChatModel, ChatOptions, ChatResponse } from './model'
@@ -19,6 +21,7 @@ interface CallSpec {
   advisors: AnyAdvisor[]
   params: Record<string, unknown>
   signal: AbortSignal | undefined
+  toolCallingAdvisor: ToolCallingAdvisorBuilder | undefined
 }
 
 export class ChatClient {
@@ -78,6 +81,12 @@ export class ChatClientBuilder {
 
   defaultAdvisorParams(params: Record<string, unknown>): this {
     Object.assign(this.#spec.params, params)
+    return this
+  }
+
+  /** The builder of the ToolCallingAdvisor registered on every call (e.g. a subclass's builder). */
+  toolCallingAdvisor(builder: ToolCallingAdvisorBuilder): this {
+    this.#spec.toolCallingAdvisor = builder
     return this
   }
 
@@ -162,7 +171,7 @@ export class CallResponseSpec {
   async chatClientResponse(): Promise<ChatClientResponse> {
     const request = toRequest(this.#spec)
     throwIfAborted(request.signal)
-    const chain = AdvisorChain.of([...this.#spec.advisors, modelCallAdvisor(this.#spec.model)])
+    const chain = AdvisorChain.of([...advisorsOf(this.#spec), modelCallAdvisor(this.#spec.model)])
     return raceAbort(chain.nextCall(request), request.signal)
   }
 
@@ -185,25 +194,25 @@ export class StreamResponseSpec {
   }
 
   chatClientResponse(): AsyncIterable<ChatClientResponse> {
-    const spec = this.#spec
-    return guardedStream(() => {
-      const chain = AdvisorChain.of([...spec.advisors, modelStreamAdvisor(spec.model)])
-      return chain.nextStream(toRequest(spec))
-    }, spec.signal)
+    return this.#read((chunk) => chunk)
   }
 
-  async *chatResponse(): AsyncGenerator<ChatResponse, void, undefined> {
-    for await (const chunk of this.chatClientResponse()) {
-      if (chunk.chatResponse) yield chunk.chatResponse
-    }
+  chatResponse(): AsyncIterable<ChatResponse> {
+    return this.#read((chunk) => chunk.chatResponse ?? undefined)
   }
 
   /** The text deltas of the first generation, in order; empty deltas are skipped. */
-  async *content(): AsyncGenerator<string, void, undefined> {
-    for await (const chunk of this.chatClientResponse()) {
-      const text = chunk.chatResponse?.results[0]?.output.text
-      if (text) yield text
+  content(): AsyncIterable<string> {
+    return this.#read((chunk) => chunk.chatResponse?.results[0]?.output.text || undefined)
+  }
+
+  #read<T>(pick: (chunk: ChatClientResponse) => T | undefined): AsyncIterable<T> {
+    const spec = this.#spec
+    const open = (signal: AbortSignal) => {
+      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
+      return chain.nextStream({ ...toRequest(spec), signal })
     }
+    return guardedStream(open, spec.signal, pick)
   }
 }
 
@@ -219,7 +228,12 @@ function emptySpec(model: ChatModel): CallSpec {
     advisors: [],
     params: {},
     signal: undefined,
+    toolCallingAdvisor: undefined,
   }
+}
+
+function advisorsOf(spec: CallSpec): AnyAdvisor[] {
+  return withToolAdvisor(spec.advisors, spec.params, spec.toolCallingAdvisor)
 }
 
 function copySpec(spec: Readonly<CallSpec>): CallSpec {

@@ -1,59 +1,126 @@
 import { abortError } from './abort'
 
 /**
- * Opens `open()` on the first `next()` (so setup errors surface from iteration, not creation) and
- * rejects the pending `next()` with an AbortError the moment `signal` aborts, even if the source
- * ignores the signal. Breaking out of the loop returns the source, which cancels it.
+ * The iterator a caller reads from `client.prompt().stream()`. It opens the chain on the first
+ * `next()` (so setup errors surface from iteration, not creation) with a signal that aborts when
+ * the caller's signal does or the caller stops early (`return()`), which cancels the model
+ * request and running tools. A pending `next()` rejects with an AbortError the moment either
+ * happens, even if the source ignores the signal; `return()` never waits. `pick` maps each item
+ * and skips those it turns into undefined.
  */
-export function guardedStream<T>(open: () => AsyncIterable<T>, signal?: AbortSignal): AsyncIterable<T> {
+export function guardedStream<T, U>(
+  open: (signal: AbortSignal) => AsyncIterable<T>,
+  signal: AbortSignal | undefined,
+  pick: (item: T) => U | undefined,
+): AsyncIterable<U> {
+  return { [Symbol.asyncIterator]: () => new GuardedIterator(open, signal, pick) }
+}
+
+class GuardedIterator<T, U> implements AsyncIterator<U> {
+  readonly #stop = new AbortController()
+  readonly #signal: AbortSignal
+  #source: AsyncIterator<T> | undefined
+  #resolve: ((step: IteratorResult<U>) => void) | undefined
+  #reject: ((error: unknown) => void) | undefined
+  #finished = false
+
+  constructor(
+    private readonly open: (signal: AbortSignal) => AsyncIterable<T>,
+    outer: AbortSignal | undefined,
+    private readonly pick: (item: T) => U | undefined,
+  ) {
+    this.#signal = outer ? AbortSignal.any([outer, this.#stop.signal]) : this.#stop.signal
+    this.#signal.addEventListener('abort', this.#onAbort, { once: true })
+  }
+
+  next(): Promise<IteratorResult<U>> {
+    if (this.#finished) return Promise.resolve({ done: true, value: undefined })
+    try {
+      if (this.#signal.aborted) throw abortError(this.#signal)
+      this.#source ??= this.open(this.#signal)[Symbol.asyncIterator]()
+    } catch (error) {
+      this.#finish()
+      return Promise.reject(error)
+    }
+    const pending = new Promise<IteratorResult<U>>(this.#capture)
+    this.#source.next().then(this.#onStep, this.#onError)
+    return pending
+  }
+
+  return(): Promise<IteratorResult<U>> {
+    if (!this.#finished) {
+      const reject = this.#reject
+      this.#stop.abort()
+      this.#finish()
+      reject?.(abortError(this.#stop.signal))
+      this.#source?.return?.().catch(() => {})
+    }
+    return Promise.resolve({ done: true, value: undefined })
+  }
+
+  readonly #capture = (resolve: (step: IteratorResult<U>) => void, reject: (error: unknown) => void): void => {
+    this.#resolve = resolve
+    this.#reject = reject
+  }
+
+  readonly #onStep = (step: IteratorResult<T>): void => {
+    const resolve = this.#resolve
+    if (!resolve) return
+    if (step.done) {
+      this.#finish()
+      resolve({ done: true, value: undefined })
+      return
+    }
+    const picked = this.pick(step.value)
+    if (picked === undefined) {
+      this.#source!.next().then(this.#onStep, this.#onError)
+      return
+    }
+    this.#resolve = this.#reject = undefined
+    resolve({ done: false, value: picked })
+  }
+
+  readonly #onError = (error: unknown): void => {
+    const reject = this.#reject
+    this.#finish()
+    this.#stop.abort()
+    reject?.(error)
+  }
+
+  // With no read pending, the next read sees the aborted signal and rejects.
+  readonly #onAbort = (): void => {
+    const reject = this.#reject
+    if (!reject) return
+    this.#finish()
+    reject(abortError(this.#signal))
+  }
+
+  #finish(): void {
+    this.#finished = true
+    this.#resolve = undefined
+    this.#reject = undefined
+    this.#signal.removeEventListener('abort', this.#onAbort)
+  }
+}
+
+/**
+ * Maps a stream, skipping items `pick` turns into undefined. Unlike an async generator, `return()`
+ * reaches the source at once, even while a `next()` is pending.
+ */
+export function pickFromStream<T, U>(source: AsyncIterable<T>, pick: (item: T) => U | undefined): AsyncIterable<U> {
   return {
-    [Symbol.asyncIterator](): AsyncIterator<T> {
-      let source: AsyncIterator<T> | undefined
-      let aborted: Promise<never> | undefined
-      let rejectAborted: ((error: Error) => void) | undefined
-      let finished = false
-      const onAbort = () => {
-        rejectAborted?.(abortError(signal))
-        void source?.return?.().catch(() => {})
-      }
-      const finish = () => {
-        finished = true
-        signal?.removeEventListener('abort', onAbort)
+    [Symbol.asyncIterator](): AsyncIterator<U> {
+      const iterator = source[Symbol.asyncIterator]()
+      const step = (result: IteratorResult<T>): IteratorResult<U> | Promise<IteratorResult<U>> => {
+        if (result.done) return { done: true, value: undefined }
+        const picked = pick(result.value)
+        return picked === undefined ? iterator.next().then(step) : { done: false, value: picked }
       }
       return {
-        next(): Promise<IteratorResult<T>> {
-          if (finished) return Promise.resolve({ done: true, value: undefined })
-          try {
-            if (signal?.aborted) throw abortError(signal)
-            if (!source) {
-              source = open()[Symbol.asyncIterator]()
-              if (signal) {
-                aborted = new Promise<never>((_, reject) => (rejectAborted = reject))
-                aborted.catch(() => {})
-                signal.addEventListener('abort', onAbort, { once: true })
-              }
-            }
-          } catch (error) {
-            finish()
-            return Promise.reject(error)
-          }
-          const next = source.next()
-          const result = aborted ? Promise.race([next, aborted]) : next
-          return result.then(
-            (step) => {
-              if (step.done) finish()
-              return step
-            },
-            (error: unknown) => {
-              finish()
-              throw error
-            },
-          )
-        },
-        return(value?: unknown): Promise<IteratorResult<T>> {
-          finish()
-          const returned = source?.return?.(value)
-          return returned ?? Promise.resolve({ done: true, value: undefined })
+        next: () => iterator.next().then(step),
+        return: async () => {
+          await iterator.return?.()
+          return { done: true, value: undefined }
         },
       }
     },

@@ -53,4 +53,43 @@ export {
 } from './models/scripted'
 export type { JsonSchema } from './schema/json-schema'
 export { ChatResponseAggregator, aggregateChunks } from './stream'
+export { defineTool, type ToolSpec } from './tools/define-tool'
+export {
+  ToolCallingManager,
+  ToolCallingManagerBuilder,
+  type ToolCallLimits,
+  type ToolExecutionEvent,
+  type ToolExecutionInit,
+  type ToolExecutionResult,
+} from './tools/manager'
 export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tools/tool'
+export { ToolCallError, ToolCallLimitExceededError } from './tools/tool-errors'
+export {
+  ToolCallingAdvisor,
+  ToolCallingAdvisorBuilder,
+  type ToolCallingAdvisorOptions,
+  type ToolExecutionEligibilityChecker,
+} from './advisors/tool-calling'
+export {
+  isMemoryAdvisor,
+  isToolAdvisor,
+  MEMORY_ADVISOR,
+  TOOL_ADVISOR,
+  type MemoryAdvisor,
+  type ToolAdvisor,
+} from './advisors/markers'
+export { AdvisorParams } from './advisor-params'
+export {
+  ROUND_KEY,
+  RUN_ID_KEY,
+  emitChainEvent,
+  errorInfo,
+  isChainEventListener,
+  type ChainEvent,
+  type ChainEventListener,
+  type ErrorInfo,
+} from './events'
+export { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike, type Validation } from './schema/schema'
+export type { SchemaIssue } from './schema/json-validator'
+export type { FromJsonSchema, Infer } from './schema/infer'
+export type { StandardSchemaV1 } from './schema/standard-schema'

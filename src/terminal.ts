@@ -1,4 +1,5 @@
 import { LOWEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
+import { pickFromStream } from './guarded-stream'
 import type { ChatModel } from './model'
 
 /** The last call advisor: it sends the prompt to the model. */
@@ -18,11 +19,9 @@ export function modelStreamAdvisor(model: ChatModel): StreamAdvisor {
   return {
     name: 'stream',
     order: LOWEST_PRECEDENCE,
-    async *adviseStream(request): AsyncGenerator<ChatClientResponse, void, undefined> {
+    adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
-      for await (const chatResponse of model.stream(request.prompt, request.signal)) {
-        yield { chatResponse, context }
-      }
+      return pickFromStream(model.stream(request.prompt, request.signal), (chatResponse) => ({ chatResponse, context }))
     },
   }
 }

@@ -1,0 +1,56 @@
+// Streamed chunks per second through ChatClient.stream().content() with the auto-registered tool
+// loop, against reading the same model stream directly, in the same run.
+import { ChatClient, type ChatModel, type ChatResponse } from '../src/index'
+import { median, report, round } from './measure'
+
+const CHUNKS = 200_000
+
+function chunk(text: string): ChatResponse {
+  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+}
+
+const prebuilt = Array.from({ length: CHUNKS }, (_, i) => chunk(i % 2 ? 'lo' : 'hel'))
+
+/** A model that streams prebuilt chunks as fast as they are read. */
+const streamingModel: ChatModel = {
+  provider: 'bench',
+  call: () => Promise.reject(new Error('not used')),
+  stream: async function* () {
+    yield* prebuilt
+  },
+}
+
+async function direct(): Promise<number> {
+  const start = performance.now()
+  let count = 0
+  for await (const response of streamingModel.stream({ messages: [], options: {} })) {
+    if (response.results[0]!.output.text) count++
+  }
+  if (count !== CHUNKS) throw new Error(`read ${count} chunks`)
+  return CHUNKS / ((performance.now() - start) / 1000)
+}
+
+const client = ChatClient.create(streamingModel)
+
+async function throughClient(): Promise<number> {
+  const start = performance.now()
+  let count = 0
+  for await (const delta of client.prompt('go').stream().content()) if (delta) count++
+  if (count !== CHUNKS) throw new Error(`read ${count} chunks`)
+  return CHUNKS / ((performance.now() - start) / 1000)
+}
+
+const directRates: number[] = []
+const clientRates: number[] = []
+for (let run = 0; run < 7; run++) {
+  directRates.push(await direct())
+  clientRates.push(await throughClient())
+}
+const clientRate = median(clientRates)
+const directRate = median(directRates)
+report('stream-throughput', {
+  what: 'text chunks per second read through client.prompt().stream().content() (tool loop registered) vs the model stream read directly',
+  chunksPerSecond: Math.round(clientRate),
+  directChunksPerSecond: Math.round(directRate),
+  ratioToDirect: round(clientRate / directRate, 2),
+})

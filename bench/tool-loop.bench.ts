@@ -1,0 +1,134 @@
+// Framework time per tool round (the model and the tool answer at once) at round 10 and at round
+// 1000 of one conversation, against a hand-written loop doing the same work in the same run.
+import {
+  ChatClient,
+  ToolCallingAdvisor,
+  ToolCallingManager,
+  defineTool,
+  type ChatModel,
+  type ChatResponse,
+  type Message,
+  type Prompt,
+  type ToolCall,
+} from '../src/index'
+import { median, report, round } from './measure'
+
+const ROUNDS = 1000
+const WINDOW = 50
+
+const toolCallResponse = (round: number): ChatResponse => ({
+  results: [
+    {
+      output: {
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: `c${round}`, name: 'tick', arguments: `{"n":${round}}` }],
+      },
+      metadata: { finishReason: 'tool_calls' },
+    },
+  ],
+  metadata: {},
+})
+const finalResponse: ChatResponse = {
+  results: [{ output: { role: 'assistant', text: 'done', toolCalls: [] }, metadata: { finishReason: 'stop' } }],
+  metadata: {},
+}
+
+/** A model that asks for `tick` ROUNDS times, then answers; it records when each round reached it. */
+function instantModel(stamps: number[]): ChatModel {
+  return {
+    provider: 'bench',
+    call: async () => {
+      stamps.push(performance.now())
+      return stamps.length <= ROUNDS ? toolCallResponse(stamps.length) : finalResponse
+    },
+    // eslint-disable-next-line require-yield
+    stream: async function* () {
+      throw new Error('not used')
+    },
+  }
+}
+
+const tick = defineTool({
+  name: 'tick',
+  description: 'Counts',
+  inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+  execute: ({ n }) => n,
+})
+
+/** Per-round time at rounds [from, from + WINDOW): the gap between successive model calls. */
+function perRound(stamps: number[], from: number): number {
+  const gaps: number[] = []
+  for (let i = from; i < from + WINDOW; i++) gaps.push((stamps[i]! - stamps[i - 1]!) * 1000)
+  return median(gaps)
+}
+
+async function frameworkRun(): Promise<number[]> {
+  const stamps: number[] = []
+  // Limits raised so that one conversation can reach ROUNDS rounds.
+  const manager = ToolCallingManager.builder()
+    .limits({ perTool: 10 * ROUNDS, total: 10 * ROUNDS })
+    .build()
+  const client = ChatClient.builder(instantModel(stamps))
+    .defaultTools(tick)
+    .toolCallingAdvisor(
+      ToolCallingAdvisor.builder()
+        .maxIterations(ROUNDS + 1)
+        .toolCallingManager(manager),
+    )
+    .build()
+  await client.prompt('count').call().content()
+  return stamps
+}
+
+/** The same conversation with no framework: call, run the tool, append, repeat. */
+async function handWrittenRun(): Promise<number[]> {
+  const stamps: number[] = []
+  const model = instantModel(stamps)
+  const messages: Message[] = [{ role: 'user', text: 'count' }]
+  const prompt: Prompt = { messages, options: { tools: [tick] } }
+  for (;;) {
+    const response = await model.call(prompt)
+    const output = response.results[0]!.output
+    if (output.toolCalls.length === 0) break
+    messages.push(output)
+    const responses = await Promise.all(
+      output.toolCalls.map(async (call: ToolCall) => ({
+        id: call.id,
+        name: call.name,
+        responseData: await tick.call(call.arguments, { values: {}, advisorContext: {}, toolCall: call }),
+      })),
+    )
+    messages.push({ role: 'tool', responses })
+  }
+  return stamps
+}
+
+const runs = 9
+const framework10: number[] = []
+const framework1000: number[] = []
+const hand10: number[] = []
+const hand1000: number[] = []
+for (let i = 0; i < runs; i++) {
+  const f = await frameworkRun()
+  const h = await handWrittenRun()
+  framework10.push(perRound(f, 11))
+  framework1000.push(perRound(f, ROUNDS - WINDOW))
+  hand10.push(perRound(h, 11))
+  hand1000.push(perRound(h, ROUNDS - WINDOW))
+}
+
+const at10 = median(framework10)
+const at1000 = median(framework1000)
+const handAt10 = median(hand10)
+const handAt1000 = median(hand1000)
+report('tool-loop', {
+  what: 'time per tool round, model and tool answering at once; framework = ChatClient + auto-registered ToolCallingAdvisor',
+  frameworkMicrosAtRound10: round(at10, 2),
+  frameworkMicrosAtRound1000: round(at1000, 2),
+  growthRound1000VsRound10: round(at1000 / at10, 2),
+  handWrittenMicrosAtRound10: round(handAt10, 2),
+  handWrittenMicrosAtRound1000: round(handAt1000, 2),
+  ratioToHandWrittenAtRound10: round(at10 / handAt10, 2),
+  ratioToHandWrittenAtRound1000: round(at1000 / handAt1000, 2),
+})

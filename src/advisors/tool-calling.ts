@@ -1,0 +1,254 @@
+import {
+  HIGHEST_PRECEDENCE,
+  LOWEST_PRECEDENCE,
+  type CallAdvisor,
+  type CallAdvisorChain,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  type StreamAdvisor,
+  type StreamAdvisorChain,
+} from '../advisor'
+import { errorInfo } from '../events'
+import type { Message } from '../messages'
+import { hasToolCalls, type ChatResponse } from '../model'
+import { ToolCallingManager, type ToolExecutionResult } from '../tools/manager'
+import { TOOL_ADVISOR, type ToolAdvisor } from './markers'
+import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
+import { ToolLoopStream, type RoundEnd } from './tool-loop-stream'
+
+type MaybePromise<T> = T | Promise<T>
+
+export type ToolExecutionEligibilityChecker = (response: ChatResponse | null) => boolean
+
+export interface ToolCallingAdvisorOptions {
+  toolCallingManager?: ToolCallingManager
+  /** Decides whether a response's tool calls run (default: `hasToolCalls`). */
+  toolExecutionEligibilityChecker?: ToolExecutionEligibilityChecker
+  advisorOrder?: number
+  /** With history off a round sends only the first system message and the latest message (default on). */
+  conversationHistoryEnabled?: boolean
+  /** Rounds that all end in tool calls before the loop stops with `toolCallLimitExceeded` (default 20). */
+  maxIterations?: number
+}
+
+/**
+ * The tool loop as a recursive advisor: each round re-runs the rest of the chain with
+ * `chain.copy(this)`, runs the tools the model asked for, and goes again until the model answers.
+ * Subclasses change the loop through the protected hooks.
+ */
+export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvisor {
+  static readonly DEFAULT_ORDER = HIGHEST_PRECEDENCE + 300
+
+  readonly [TOOL_ADVISOR] = true as const
+  readonly name: string = 'Tool Calling Advisor'
+  readonly order: number
+  protected readonly toolCallingManager: ToolCallingManager
+  protected readonly toolExecutionEligibilityChecker: ToolExecutionEligibilityChecker
+  protected readonly conversationHistoryEnabled: boolean
+  protected readonly maxIterations: number
+
+  constructor(options: ToolCallingAdvisorOptions = {}) {
+    const order = options.advisorOrder ?? ToolCallingAdvisor.DEFAULT_ORDER
+    if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
+      throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')
+    }
+    const maxIterations = options.maxIterations ?? 20
+    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
+      throw new RangeError(`maxIterations must be a whole number of at least 1, got ${maxIterations}`)
+    }
+    this.order = order
+    this.toolCallingManager = options.toolCallingManager ?? ToolCallingManager.builder().build()
+    this.toolExecutionEligibilityChecker = options.toolExecutionEligibilityChecker ?? hasToolCalls
+    this.conversationHistoryEnabled = options.conversationHistoryEnabled ?? true
+    this.maxIterations = maxIterations
+  }
+
+  static builder(): ToolCallingAdvisorBuilder<ToolCallingAdvisor> {
+    return new ToolCallingAdvisorBuilder((options) => new ToolCallingAdvisor(options))
+  }
+
+  async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    const initialized = await this.doInitializeLoop(request, chain)
+    const loop = new ToolLoop(initialized, this, chain.callAdvisors, this.conversationHistoryEnabled)
+    let response: ChatClientResponse
+    try {
+      for (;;) {
+        // Hooks are usually synchronous; awaiting only real promises saves a tick per hook.
+        const before = this.doBeforeCall(loop.nextRequest(), chain)
+        const roundRequest = before instanceof Promise ? await before : before
+        loop.sending(roundRequest)
+        const after = this.doAfterCall(await chain.copy(this).nextCall(roundRequest), chain)
+        response = after instanceof Promise ? await after : after
+        loop.received(response)
+        const ended = await this.#endOfRound(loop, roundRequest, response)
+        if (ended.done) {
+          response = ended.response
+          break
+        }
+        const next = this.doGetNextInstructionsForToolCall(roundRequest, response, ended.result)
+        loop.advance(next instanceof Promise ? await next : next)
+      }
+    } catch (error) {
+      loop.emit({ type: 'tool-loop-end', rounds: loop.round, reason: 'error', error: errorInfo(error) })
+      throw error
+    }
+    return this.doFinalizeLoop(response, chain)
+  }
+
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    const stream = new ToolLoopStream({
+      start: async () => {
+        const initialized = await this.doInitializeLoopStream(request, chain)
+        return new ToolLoop(initialized, this, chain.streamAdvisors, this.conversationHistoryEnabled)
+      },
+      beforeRound: (roundRequest) => this.doBeforeStream(roundRequest, chain),
+      openRound: (roundRequest) => chain.copy(this).nextStream(roundRequest),
+      afterRound: (response) => this.doAfterStream(response, chain),
+      endOfRound: (loop, roundRequest, response) => this.#endOfRound(loop, roundRequest, response),
+      nextInstructions: (roundRequest, response, result) =>
+        this.doGetNextInstructionsForToolCallStream(roundRequest, response, result),
+    })
+    return this.doFinalizeLoopStream(stream, chain)
+  }
+
+  /** Runs the round's tools when the checker says so, or ends the loop with the final response. */
+  async #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd> {
+    const rounds = loop.round
+    if (!this.toolExecutionEligibilityChecker(response.chatResponse)) {
+      loop.emit({ type: 'tool-loop-end', rounds, reason: 'answer' })
+      return { done: true, replaced: false, response: loop.withTotalUsage(response) }
+    }
+    if (rounds >= this.maxIterations) {
+      const message = `Tool calling stopped after ${rounds} rounds (maxIterations ${this.maxIterations}) while the model was still asking for tools.`
+      loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
+      return { done: true, replaced: true, response: loop.limitResponse(response, message) }
+    }
+    const outcome: ToolRoundOutcome = await loop.executeTools(this.toolCallingManager, request, response)
+    if (outcome.type === 'limit') {
+      loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
+      return { done: true, replaced: true, response: loop.limitResponse(response, outcome.message) }
+    }
+    if (outcome.result.returnDirect) {
+      loop.emit({ type: 'tool-loop-end', rounds, reason: 'returnDirect' })
+      return { done: true, replaced: true, response: loop.returnDirectResponse(response, outcome.result) }
+    }
+    return { done: false, result: outcome.result }
+  }
+
+  /** Once, before the first round. */
+  protected doInitializeLoop(request: ChatClientRequest, _chain: CallAdvisorChain): MaybePromise<ChatClientRequest> {
+    return request
+  }
+
+  /** Before each round; the returned request is what the round sends. */
+  protected doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain): MaybePromise<ChatClientRequest> {
+    return request
+  }
+
+  /** After each round's model response, before the loop decides whether to go on. */
+  protected doAfterCall(response: ChatClientResponse, _chain: CallAdvisorChain): MaybePromise<ChatClientResponse> {
+    return response
+  }
+
+  /** Once, after the loop ends. */
+  protected doFinalizeLoop(response: ChatClientResponse, _chain: CallAdvisorChain): MaybePromise<ChatClientResponse> {
+    return response
+  }
+
+  /** The messages the next round sends: the whole history, or with history off `[first system, last message]`. */
+  protected doGetNextInstructionsForToolCall(
+    _request: ChatClientRequest,
+    _response: ChatClientResponse,
+    result: ToolExecutionResult,
+  ): MaybePromise<Message[]> {
+    return this.nextInstructions(result)
+  }
+
+  protected doInitializeLoopStream(
+    request: ChatClientRequest,
+    _chain: StreamAdvisorChain,
+  ): MaybePromise<ChatClientRequest> {
+    return request
+  }
+
+  protected doBeforeStream(request: ChatClientRequest, _chain: StreamAdvisorChain): MaybePromise<ChatClientRequest> {
+    return request
+  }
+
+  /** After each round, on the round's chunks aggregated into one response. */
+  protected doAfterStream(response: ChatClientResponse, _chain: StreamAdvisorChain): MaybePromise<ChatClientResponse> {
+    return response
+  }
+
+  /** Wraps the whole output stream. */
+  protected doFinalizeLoopStream(
+    stream: AsyncIterable<ChatClientResponse>,
+    _chain: StreamAdvisorChain,
+  ): AsyncIterable<ChatClientResponse> {
+    return stream
+  }
+
+  protected doGetNextInstructionsForToolCallStream(
+    _request: ChatClientRequest,
+    _response: ChatClientResponse,
+    result: ToolExecutionResult,
+  ): MaybePromise<Message[]> {
+    return this.nextInstructions(result)
+  }
+
+  protected nextInstructions(result: ToolExecutionResult): Message[] {
+    const history = result.conversationHistory
+    if (this.conversationHistoryEnabled) return history
+    const system = history.find((message) => message.role === 'system')
+    const last = history.at(-1)!
+    return system ? [system, last] : [last]
+  }
+}
+
+/**
+ * Builds a ToolCallingAdvisor or a subclass. A subclass builder extends this class, passes a
+ * factory to `super`, and adds its own setters returning `this`, so chains keep its type.
+ */
+export class ToolCallingAdvisorBuilder<A extends ToolCallingAdvisor = ToolCallingAdvisor> {
+  protected readonly settings: ToolCallingAdvisorOptions = {}
+
+  constructor(protected readonly factory: (options: ToolCallingAdvisorOptions) => A) {}
+
+  toolCallingManager(manager: ToolCallingManager): this {
+    this.settings.toolCallingManager = manager
+    return this
+  }
+
+  toolExecutionEligibilityChecker(checker: ToolExecutionEligibilityChecker): this {
+    this.settings.toolExecutionEligibilityChecker = checker
+    return this
+  }
+
+  advisorOrder(order: number): this {
+    this.settings.advisorOrder = order
+    return this
+  }
+
+  conversationHistoryEnabled(enabled: boolean): this {
+    this.settings.conversationHistoryEnabled = enabled
+    return this
+  }
+
+  disableInternalConversationHistory(): this {
+    return this.conversationHistoryEnabled(false)
+  }
+
+  maxIterations(count: number): this {
+    this.settings.maxIterations = count
+    return this
+  }
+
+  /** The order the built advisor will have. */
+  get order(): number {
+    return this.settings.advisorOrder ?? ToolCallingAdvisor.DEFAULT_ORDER
+  }
+
+  build(overrides: ToolCallingAdvisorOptions = {}): A {
+    return this.factory({ ...this.settings, ...overrides })
+  }
+}

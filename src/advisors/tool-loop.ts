@@ -1,0 +1,158 @@
+import type { Advisor, ChatClientRequest, ChatClientResponse } from '../advisor'
+import { ROUND_KEY, emitChainEvent, isChainEventListener, type ChainEvent } from '../events'
+import { assistantMessage, type Message } from '../messages'
+import { addUsage, type ChatOptions, type ChatResponse, type Generation, type Usage } from '../model'
+import type { ToolCallingManager, ToolExecutionEvent, ToolExecutionResult } from '../tools/manager'
+import { ToolCallLimitExceededError } from '../tools/tool-errors'
+
+export type ToolRoundOutcome = { type: 'executed'; result: ToolExecutionResult } | { type: 'limit'; message: string }
+
+/**
+ * The state of one run of the tool loop, shared by the call and stream paths: the history of the
+ * turn, the instructions the next round sends, the options and context carried between rounds,
+ * and the usage summed over rounds.
+ *
+ * The history is one array owned by the loop that grows by two messages per tool round, so a
+ * round costs the same at round 1000 as at round 10. A round whose instructions are the history
+ * sends that array: its `prompt.messages` grows after the round (copy it to keep a snapshot).
+ */
+export class ToolLoop {
+  round = 0
+  usage: Usage | undefined
+  #history: Message[]
+  #instructions: Message[]
+  #options: ChatOptions
+  #context: Record<string, unknown>
+  readonly #signal: AbortSignal | undefined
+  readonly #listeners: readonly Advisor[]
+
+  constructor(
+    request: ChatClientRequest,
+    private readonly advisor: Advisor,
+    advisors: readonly Advisor[],
+    private readonly historyEnabled: boolean,
+  ) {
+    this.#history = [...request.prompt.messages]
+    this.#instructions = this.#history
+    this.#options = request.prompt.options
+    this.#context = request.context
+    this.#signal = request.signal
+    this.#listeners = advisors.filter(isChainEventListener)
+  }
+
+  /** The request of the next round, before the round hooks. */
+  nextRequest(): ChatClientRequest {
+    this.round++
+    const request: ChatClientRequest = {
+      prompt: { messages: this.#instructions, options: this.#options },
+      context: { ...this.#context, [ROUND_KEY]: this.round },
+    }
+    if (this.#signal) request.signal = this.#signal
+    return request
+  }
+
+  /** After the round hooks: their options carry into later rounds, messages they added join the history. */
+  sending(request: ChatClientRequest): void {
+    this.#options = request.prompt.options
+    const sent = request.prompt.messages
+    if (sent === this.#history || sent === this.#instructions) return
+    if (this.historyEnabled) this.#history = [...sent]
+    else this.#history.push(...notIn(this.#history, sent))
+  }
+
+  /** The round's response seeds the next round's context and adds to the usage. */
+  received(response: ChatClientResponse): void {
+    this.#context = response.context
+    this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
+  }
+
+  async executeTools(
+    manager: ToolCallingManager,
+    request: ChatClientRequest,
+    response: ChatClientResponse,
+  ): Promise<ToolRoundOutcome> {
+    const round = this.round
+    try {
+      const executed = await manager.executeToolCalls(
+        { messages: this.#history, options: request.prompt.options },
+        response.chatResponse!,
+        {
+          ...(this.#signal ? { signal: this.#signal } : {}),
+          advisorContext: response.context,
+          ...(this.#listeners.length > 0 && {
+            onToolExecution: (event: ToolExecutionEvent) => {
+              if (event.type === 'start') this.emit({ type: 'tool-execution-start', round, toolCall: event.toolCall })
+              else this.emit({ ...event, type: 'tool-execution-end', round })
+            },
+          }),
+        },
+      )
+      const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
+      this.#history.push(...appended)
+      const result: ToolExecutionResult = {
+        conversationHistory: this.#history,
+        returnDirect: executed.returnDirect,
+        appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
+      }
+      return { type: 'executed', result }
+    } catch (error) {
+      if (error instanceof ToolCallLimitExceededError) return { type: 'limit', message: error.message }
+      throw error
+    }
+  }
+
+  /** Next round: `instructions` are sent; messages a hook added to them join the history. */
+  advance(instructions: Message[]): void {
+    if (instructions !== this.#history) this.#history.push(...notIn(this.#history, instructions))
+    this.#instructions = instructions
+  }
+
+  /** The response with the usage of every round. */
+  withTotalUsage(response: ChatClientResponse): ChatClientResponse {
+    if (!response.chatResponse || !this.usage) return response
+    const metadata = { ...response.chatResponse.metadata, usage: this.usage }
+    return { ...response, chatResponse: { ...response.chatResponse, metadata } }
+  }
+
+  /** One generation whose text says why the loop stopped. */
+  limitResponse(response: ChatClientResponse, message: string): ChatClientResponse {
+    return this.#replaceGenerations(response, [
+      { output: assistantMessage(message), metadata: { finishReason: 'toolCallLimitExceeded' } },
+    ])
+  }
+
+  /** One generation per tool response, its text the tool's output. */
+  returnDirectResponse(response: ChatClientResponse, result: ToolExecutionResult): ChatClientResponse {
+    const last = result.conversationHistory.at(-1)
+    const responses = last?.role === 'tool' ? last.responses : []
+    return this.#replaceGenerations(
+      response,
+      responses.map((toolResponse) => ({
+        output: assistantMessage(toolResponse.responseData),
+        metadata: { finishReason: 'returnDirect' },
+      })),
+    )
+  }
+
+  emit(event: ChainEvent): void {
+    if (this.#listeners.length > 0) emitChainEvent(this.#listeners, event, this.#context, this.advisor.name)
+  }
+
+  #replaceGenerations(response: ChatClientResponse, results: Generation[]): ChatClientResponse {
+    const metadata: ChatResponse['metadata'] = { ...response.chatResponse?.metadata }
+    if (this.usage) metadata.usage = this.usage
+    return { context: response.context, chatResponse: { results, metadata } }
+  }
+}
+
+/** The messages of `sent` that `history` lacks (by identity); checks the usual [system, last] at once. */
+function notIn(history: readonly Message[], sent: readonly Message[]): Message[] {
+  const last = history.at(-1)
+  const first = history[0]
+  let known: Set<Message> | undefined
+  return sent.filter((message) => {
+    if (message === last || message === first) return false
+    known ??= new Set(history)
+    return !known.has(message)
+  })
+}

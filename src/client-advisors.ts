@@ -1,0 +1,26 @@
+import type { AnyAdvisor } from './advisor'
+import { AdvisorParams } from './advisor-params'
+import { isMemoryAdvisor, isToolAdvisor } from './advisors/markers'
+import { ToolCallingAdvisor, type ToolCallingAdvisorBuilder } from './advisors/tool-calling'
+
+/**
+ * The advisors of one call: the given ones plus, unless turned off or already present, a
+ * ToolCallingAdvisor — with its own history off when a memory advisor sits inside its loop.
+ */
+export function withToolAdvisor(
+  advisors: readonly AnyAdvisor[],
+  params: Readonly<Record<string, unknown>>,
+  builder: ToolCallingAdvisorBuilder | undefined,
+): AnyAdvisor[] {
+  const toolAdvisors = advisors.filter(isToolAdvisor)
+  if (toolAdvisors.length > 1) {
+    throw new Error(
+      `At most one ToolAdvisor is allowed in the advisor chain, but found ${toolAdvisors.length}: [${toolAdvisors.map((a) => a.name).join(', ')}]`,
+    )
+  }
+  if (toolAdvisors.length === 1 || params[AdvisorParams.TOOL_CALLING_AUTO_REGISTER] === false) return [...advisors]
+  const toolBuilder = builder ?? ToolCallingAdvisor.builder()
+  const memoryInsideLoop = advisors.some((advisor) => isMemoryAdvisor(advisor) && advisor.order > toolBuilder.order)
+  const toolAdvisor = toolBuilder.build(memoryInsideLoop ? { conversationHistoryEnabled: false } : {})
+  return [...advisors, toolAdvisor]
+}

@@ -1,0 +1,72 @@
+import type { JsonSchema } from './json-schema'
+import { jsonValidator, type SchemaIssue } from './json-validator'
+import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
+
+/** What users may pass wherever a schema is asked for: a JSON Schema object or a Standard Schema with a JSON Schema. */
+export type SchemaLike = JsonSchema | StandardSchemaV1
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: SchemaIssue[] }
+
+/** A schema ready for use: the JSON Schema to show a model, and a validator for values. */
+export interface ResolvedSchema<T = unknown> {
+  readonly jsonSchema: JsonSchema
+  validate(value: unknown): Promise<Validation<T>>
+}
+
+const JSON_SCHEMA_TARGET = 'draft-2020-12'
+
+/**
+ * Resolves a schema: a Standard Schema validates with its own validator and gives its JSON Schema
+ * (`input` side for tool arguments, `output` side for structured answers); a JSON Schema validates
+ * with ajv (or, under a strict CSP, an interpreting validator).
+ */
+export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | 'output'): ResolvedSchema<T> {
+  if (isStandardSchema(schema)) return standardSchema<T>(schema, side)
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
+  }
+  return {
+    jsonSchema: schema,
+    async validate(value) {
+      const issues = (await jsonValidator(schema))(value)
+      return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
+    },
+  }
+}
+
+function standardSchema<T>(schema: StandardSchemaV1, side: 'input' | 'output'): ResolvedSchema<T> {
+  const standard = schema['~standard']
+  if (!standard.jsonSchema) {
+    throw new TypeError(
+      `This ${standard.vendor} schema exposes no JSON Schema, which the model needs. Use a library that implements Standard JSON Schema (zod 4.2+, ArkType, Valibot through toStandardJsonSchema from @valibot/to-json-schema) or pass a JSON Schema object.`,
+    )
+  }
+  const jsonSchema = standard.jsonSchema[side]({ target: JSON_SCHEMA_TARGET })
+  return {
+    jsonSchema,
+    async validate(value) {
+      const result = await standard.validate(value)
+      if (result.issues) return { ok: false, issues: result.issues.map(toIssue) }
+      return { ok: true, value: result.value as T }
+    },
+  }
+}
+
+function toIssue(issue: StandardIssue): SchemaIssue {
+  const path = (issue.path ?? [])
+    .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
+    .map((key) => '/' + key.replace(/~/g, '~0').replace(/\//g, '~1'))
+    .join('')
+  return { path, message: issue.message }
+}
+
+/** `/age: must be integer; /name: …` — the path, a colon and the rule. */
+export function formatIssues(issues: readonly SchemaIssue[]): string {
+  return issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ')
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
+}

@@ -1,0 +1,79 @@
+import { abortError, isAbortError } from '../abort'
+import type { Infer } from '../schema/infer'
+import { resolveSchema, type SchemaLike } from '../schema/schema'
+import { ToolCallError } from './tool-errors'
+import type { ToolCallback, ToolContext } from './tool'
+
+export interface ToolSpec<S extends SchemaLike> {
+  name: string
+  description: string
+  /** A JSON Schema object (use `as const` for typed arguments) or a Standard Schema with a JSON Schema. */
+  inputSchema: S
+  execute(args: Infer<S>, context: ToolContext): unknown
+  /** When every tool of a round is returnDirect, their outputs are the answer and the model is not asked again. */
+  returnDirect?: boolean
+  /** A call that takes longer is answered with an `Error:` response and its signal is aborted. */
+  timeoutMs?: number
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+
+/** Makes a browser function a tool: arguments are parsed and validated, the result encoded for the model. */
+export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolCallback {
+  if (!TOOL_NAME.test(spec.name)) {
+    throw new TypeError(`Tool name '${spec.name}' must be 1–64 letters, digits, '_' or '-' (what model APIs accept)`)
+  }
+  if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0)) {
+    throw new TypeError(`timeoutMs of tool '${spec.name}' must be a positive number of milliseconds`)
+  }
+  const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
+  return {
+    definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
+    metadata: { returnDirect: spec.returnDirect ?? false },
+    async call(input, context) {
+      const args = await parseArguments(spec.name, input)
+      const validation = await schema.validate(args)
+      if (!validation.ok) {
+        const reasons = validation.issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')
+        throw new ToolCallError(`invalid arguments for tool '${spec.name}': ${reasons}`)
+      }
+      const result = await run(spec, validation.value, context)
+      return encodeResult(result)
+    },
+  }
+}
+
+async function parseArguments(name: string, input: string): Promise<unknown> {
+  if (input.trim() === '') return {}
+  try {
+    return JSON.parse(input) as unknown
+  } catch (error) {
+    throw new ToolCallError(`arguments for tool '${name}' are not valid JSON (${(error as Error).message})`)
+  }
+}
+
+function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): Promise<unknown> {
+  const timeoutMs = spec.timeoutMs
+  if (timeoutMs === undefined) return Promise.resolve().then(() => spec.execute(args, context))
+  const controller = new AbortController()
+  const signal = context.signal ? AbortSignal.any([context.signal, controller.signal]) : controller.signal
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      controller.abort()
+      reject(new ToolCallError(`tool '${spec.name}' did not finish within ${timeoutMs} ms`))
+    }, timeoutMs)
+    Promise.resolve()
+      .then(() => spec.execute(args, { ...context, signal }))
+      .then(resolve, (error: unknown) => {
+        reject(isAbortError(error) && context.signal?.aborted ? abortError(context.signal) : error)
+      })
+      .finally(() => clearTimeout(timer))
+  })
+}
+
+/** Strings are kept, other values JSON-encoded, `undefined` and `null` become `""`. */
+export function encodeResult(result: unknown): string {
+  if (result === undefined || result === null) return ''
+  if (typeof result === 'string') return result
+  return JSON.stringify(result)
+}

@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest'
+import { assistantMessage, toolResponseMessage, userMessage, type Message, type ToolCall } from '../messages'
+import type { ChatResponse, Prompt } from '../model'
+import { defineTool } from './define-tool'
+import { ToolCallingManager } from './manager'
+import type { ToolCallback } from './tool'
+import { ToolCallLimitExceededError } from './tool-errors'
+
+const call = (name: string, args: unknown = {}, id = `id-${name}-${JSON.stringify(args)}`): ToolCall => ({
+  id,
+  name,
+  arguments: typeof args === 'string' ? args : JSON.stringify(args),
+})
+
+const responseWith = (...toolCalls: ToolCall[]): ChatResponse => ({
+  results: [{ output: assistantMessage('', toolCalls), metadata: { finishReason: 'tool_calls' } }],
+  metadata: {},
+})
+
+const prompt = (tools: ToolCallback[], messages: Message[] = [userMessage('go')]): Prompt => ({
+  messages,
+  options: { tools },
+})
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  inputSchema: { type: 'object', properties: { value: { type: 'string' } } },
+  execute: ({ value }) => value ?? '',
+})
+
+const manager = () => ToolCallingManager.builder().build()
+
+const responseTexts = async (history: Promise<{ conversationHistory: Message[] }>) => {
+  const last = (await history).conversationHistory.at(-1)!
+  return last.role === 'tool' ? last.responses.map((r) => r.responseData) : []
+}
+
+describe('ToolCallingManager', () => {
+  it('appends the assistant message with the calls and one tool message to the prompt', async () => {
+    const result = await manager().executeToolCalls(prompt([echo]), responseWith(call('echo', { value: 'a' }, 'c1')))
+    expect(result.conversationHistory).toEqual([
+      userMessage('go'),
+      assistantMessage('', [{ id: 'c1', name: 'echo', arguments: '{"value":"a"}' }]),
+      toolResponseMessage([{ id: 'c1', name: 'echo', responseData: 'a' }]),
+    ])
+    expect(result.returnDirect).toBe(false)
+  })
+
+  it('fails with "No tool call requested by the chat model" when there is none', async () => {
+    await expect(manager().executeToolCalls(prompt([echo]), responseWith())).rejects.toThrow(
+      'No tool call requested by the chat model',
+    )
+  })
+
+  it('runs parallel calls concurrently and keeps the responses in call order', async () => {
+    let running = 0
+    let overlap = 0
+    const releases: Array<() => void> = []
+    const wait = defineTool({
+      name: 'wait',
+      description: '',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+      execute: async ({ n }) => {
+        running++
+        overlap = Math.max(overlap, running)
+        await new Promise<void>((resolve) => releases.push(resolve))
+        running--
+        return `done ${n}`
+      },
+    })
+    const pending = manager().executeToolCalls(
+      prompt([wait]),
+      responseWith(call('wait', { n: 1 }), call('wait', { n: 2 })),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(overlap).toBe(2)
+    releases.reverse().forEach((release) => release())
+    expect(await responseTexts(pending)).toEqual(['done 1', 'done 2'])
+  })
+
+  it('answers an unknown tool with an Error: response naming the available tools', async () => {
+    const texts = await responseTexts(manager().executeToolCalls(prompt([echo]), responseWith(call('nope'))))
+    expect(texts).toEqual(["Error: unknown tool 'nope'. Available tools: echo."])
+  })
+
+  it('answers arguments that are not JSON with an Error: response', async () => {
+    const texts = await responseTexts(manager().executeToolCalls(prompt([echo]), responseWith(call('echo', '{oops'))))
+    expect(texts[0]).toMatch(/^Error: arguments for tool 'echo' are not valid JSON/)
+  })
+
+  it('answers a schema violation with the path and the rule', async () => {
+    const texts = await responseTexts(
+      manager().executeToolCalls(prompt([echo]), responseWith(call('echo', { value: 1 }))),
+    )
+    expect(texts).toEqual(["Error: invalid arguments for tool 'echo': /value must be string"])
+  })
+
+  it('answers a throwing tool with its error', async () => {
+    const broken = defineTool({
+      name: 'broken',
+      description: '',
+      inputSchema: {},
+      execute: () => Promise.reject(new Error('disk full')),
+    })
+    const texts = await responseTexts(manager().executeToolCalls(prompt([broken]), responseWith(call('broken'))))
+    expect(texts).toEqual(["Error: tool 'broken' failed: disk full"])
+  })
+
+  it('answers a timed-out tool with an Error: response', async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: '',
+      inputSchema: {},
+      timeoutMs: 10,
+      execute: () => new Promise(() => {}),
+    })
+    const texts = await responseTexts(manager().executeToolCalls(prompt([slow]), responseWith(call('slow'))))
+    expect(texts).toEqual(["Error: tool 'slow' did not finish within 10 ms"])
+  })
+
+  it('rejects with an AbortError on abort and aborts the running tools', async () => {
+    const controller = new AbortController()
+    let toolSignal: AbortSignal | undefined
+    const hang = defineTool({
+      name: 'hang',
+      description: '',
+      inputSchema: {},
+      execute: (_args, ctx) =>
+        new Promise((_, reject) => {
+          toolSignal = ctx.signal
+          ctx.signal?.addEventListener('abort', () => reject(new Error('stopped')))
+        }),
+    })
+    const pending = manager().executeToolCalls(prompt([hang]), responseWith(call('hang')), {
+      signal: controller.signal,
+    })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+    expect(toolSignal?.aborted).toBe(true)
+  })
+
+  it('gives tools the tool context values, the advisor context and the call', async () => {
+    let seen: unknown
+    const spy = defineTool({ name: 'spy', description: '', inputSchema: {}, execute: (_a, ctx) => void (seen = ctx) })
+    const p: Prompt = { messages: [userMessage('go')], options: { tools: [spy], toolContext: { user: 'ann' } } }
+    await manager().executeToolCalls(p, responseWith(call('spy', {}, 'c9')), { advisorContext: { run: 1 } })
+    expect(seen).toMatchObject({
+      values: { user: 'ann' },
+      advisorContext: { run: 1 },
+      toolCall: { id: 'c9', name: 'spy' },
+    })
+  })
+
+  it('is returnDirect only when every call ran a returnDirect tool', async () => {
+    const direct = defineTool({
+      name: 'direct',
+      description: '',
+      inputSchema: {},
+      returnDirect: true,
+      execute: () => 'd',
+    })
+    const all = await manager().executeToolCalls(
+      prompt([direct, echo]),
+      responseWith(call('direct', {}, 'a'), call('direct', {}, 'b')),
+    )
+    const some = await manager().executeToolCalls(prompt([direct, echo]), responseWith(call('direct'), call('echo')))
+    expect([all.returnDirect, some.returnDirect]).toEqual([true, false])
+  })
+
+  it('refuses two tools with the same name', async () => {
+    await expect(manager().executeToolCalls(prompt([echo, echo]), responseWith(call('echo')))).rejects.toThrow(
+      /Two tools are named 'echo'/,
+    )
+  })
+})
+
+describe('ToolCallingManager limits', () => {
+  const turnWith = (calls: number, name = 'echo'): Message[] => {
+    const messages: Message[] = [userMessage('go')]
+    for (let i = 0; i < calls; i++) {
+      messages.push(assistantMessage('', [call(name, { value: String(i) }, `p${i}`)]))
+      messages.push(toolResponseMessage([{ id: `p${i}`, name, responseData: String(i) }]))
+    }
+    return messages
+  }
+
+  it('throws ToolCallLimitExceededError past the per-tool limit with onExceed throw', async () => {
+    const limited = ToolCallingManager.builder().limits({ perTool: 2 }).build()
+    await expect(
+      limited.executeToolCalls(prompt([echo], turnWith(2)), responseWith(call('echo', { value: 'x' }))),
+    ).rejects.toThrow(ToolCallLimitExceededError)
+  })
+
+  it('answers the calls past the limit with an Error: response with onExceed error-response', async () => {
+    const limited = ToolCallingManager.builder().limits({ total: 3, onExceed: 'error-response' }).build()
+    const texts = await responseTexts(
+      limited.executeToolCalls(
+        prompt([echo], turnWith(2)),
+        responseWith(call('echo', { value: 'x' }), call('echo', { value: 'y' })),
+      ),
+    )
+    expect(texts[0]).toBe('x')
+    expect(texts[1]).toMatch(
+      /^Error: tool call limit reached: 4 tool calls were made in this turn \(limit 3 in total\)/,
+    )
+  })
+
+  it('counts only the current turn, after the last user message', async () => {
+    const limited = ToolCallingManager.builder().limits({ perTool: 2 }).build()
+    const messages = [...turnWith(2), userMessage('again')]
+    const texts = await responseTexts(
+      limited.executeToolCalls(prompt([echo], messages), responseWith(call('echo', { value: 'x' }))),
+    )
+    expect(texts).toEqual(['x'])
+  })
+
+  it('refuses the same call with identical arguments after 3 times in a turn', async () => {
+    const messages: Message[] = [userMessage('go')]
+    for (let i = 0; i < 3; i++) {
+      messages.push(assistantMessage('', [call('echo', { value: 'same' }, `s${i}`)]))
+      messages.push(toolResponseMessage([{ id: `s${i}`, name: 'echo', responseData: 'same' }]))
+    }
+    const texts = await responseTexts(
+      manager().executeToolCalls(prompt([echo], messages), responseWith(call('echo', '{ "value" : "same" }'))),
+    )
+    expect(texts[0]).toMatch(/^Error: tool 'echo' was already called 3 times with these same arguments in this turn/)
+  })
+
+  it('lets the identical-call guard be configured', async () => {
+    const strict = ToolCallingManager.builder().maxIdenticalCalls(1).build()
+    const texts = await responseTexts(
+      strict.executeToolCalls(
+        prompt([echo]),
+        responseWith(call('echo', { value: 'a' }, '1'), call('echo', { value: 'a' }, '2')),
+      ),
+    )
+    expect(texts[0]).toBe('a')
+    expect(texts[1]).toMatch(/^Error: tool 'echo' was already called 1 time with/)
+  })
+})

@@ -1,0 +1,236 @@
+import { abortError, throwIfAborted } from '../abort'
+import {
+  assistantMessage,
+  toolResponseMessage,
+  type AssistantMessage,
+  type Message,
+  type ToolResponseMessage,
+  type ToolCall,
+  type ToolResponse,
+} from '../messages'
+import type { ChatOptions, ChatResponse, Prompt } from '../model'
+import type { ToolCallback, ToolDefinition } from './tool'
+import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
+import { TurnLedger } from './turn'
+
+export interface ToolExecutionResult {
+  /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
+  conversationHistory: Message[]
+  /** True when every call ran a returnDirect tool successfully. */
+  returnDirect: boolean
+  /** The two messages this execution adds to the prompt's messages: the assistant's calls and the tool responses. */
+  appended?: readonly [AssistantMessage, ToolResponseMessage]
+}
+
+/** What the manager reports while it runs the calls of one round. */
+export type ToolExecutionEvent =
+  | { type: 'start'; toolCall: ToolCall }
+  | { type: 'end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
+
+export interface ToolExecutionInit {
+  signal?: AbortSignal
+  advisorContext?: Record<string, unknown>
+  onToolExecution?: (event: ToolExecutionEvent) => void
+}
+
+export interface ToolCallingManager {
+  resolveToolDefinitions(options: ChatOptions): ToolDefinition[]
+  executeToolCalls(prompt: Prompt, response: ChatResponse, init?: ToolExecutionInit): Promise<ToolExecutionResult>
+}
+
+export interface ToolCallLimits {
+  /** Calls of one tool per turn (default 40). */
+  perTool?: number
+  /** Calls of all tools per turn (default 150). */
+  total?: number
+  /** `throw` ends the loop with a `toolCallLimitExceeded` answer; `error-response` answers the extra calls with `Error:`. */
+  onExceed?: 'throw' | 'error-response'
+}
+
+interface ManagerSettings {
+  perTool: number
+  total: number
+  onExceed: 'throw' | 'error-response'
+  maxIdenticalCalls: number
+}
+
+export class ToolCallingManagerBuilder {
+  readonly #settings: ManagerSettings = { perTool: 40, total: 150, onExceed: 'throw', maxIdenticalCalls: 3 }
+
+  limits(limits: ToolCallLimits): this {
+    const { perTool = 40, total = 150, onExceed = 'throw' } = limits
+    if (!(perTool >= 1) || !(total >= 1)) throw new RangeError('Tool call limits must be at least 1')
+    Object.assign(this.#settings, { perTool, total, onExceed })
+    return this
+  }
+
+  /** How often the same tool may be called with the same arguments in one turn before it is refused (default 3). */
+  maxIdenticalCalls(count: number): this {
+    if (!(count >= 1)) throw new RangeError('maxIdenticalCalls must be at least 1')
+    this.#settings.maxIdenticalCalls = count
+    return this
+  }
+
+  build(): ToolCallingManager {
+    return new DefaultToolCallingManager({ ...this.#settings })
+  }
+}
+
+// Interface and value share the name, as in Spring: `ToolCallingManager.builder()`.
+export const ToolCallingManager = {
+  builder: (): ToolCallingManagerBuilder => new ToolCallingManagerBuilder(),
+}
+
+class DefaultToolCallingManager implements ToolCallingManager {
+  readonly #settings: ManagerSettings
+
+  constructor(settings: ManagerSettings) {
+    this.#settings = settings
+  }
+
+  resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
+    return [...toolMap(options.tools ?? []).values()].map((tool) => tool.definition)
+  }
+
+  async executeToolCalls(
+    prompt: Prompt,
+    response: ChatResponse,
+    init: ToolExecutionInit = {},
+  ): Promise<ToolExecutionResult> {
+    const generation = response.results.find((result) => result.output.toolCalls.length > 0)
+    if (!generation) throw new Error('No tool call requested by the chat model')
+    throwIfAborted(init.signal)
+
+    const tools = toolMap(prompt.options.tools ?? [])
+    const ledger = TurnLedger.of(prompt.messages)
+    const plans = this.#plan(ledger, generation.output.toolCalls, tools)
+    const outcomes = await Promise.all(
+      plans.map((plan) => this.#execute(plan, tools, prompt.options.toolContext ?? {}, init)),
+    )
+    throwIfAborted(init.signal)
+
+    const responses: ToolResponse[] = outcomes.map((outcome) => outcome.response)
+    const appended = [
+      assistantMessage(generation.output.text, generation.output.toolCalls),
+      toolResponseMessage(responses),
+    ] as const
+    ledger.rememberFor(appended[1], prompt.messages.length + 2)
+    return historyResult(
+      prompt.messages,
+      appended,
+      outcomes.every((outcome) => outcome.returnDirect),
+    )
+  }
+
+  /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
+  #plan(ledger: TurnLedger, calls: readonly ToolCall[], tools: ReadonlyMap<string, ToolCallback>): Plan[] {
+    const { perTool, total, onExceed, maxIdenticalCalls } = this.#settings
+    return calls.map((call) => {
+      const occurrence = ledger.countCall(call)
+      const made = ledger.countResponse(call)
+      if (!tools.has(call.name)) {
+        const available = [...tools.keys()].join(', ') || 'none'
+        return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+      }
+      if (made > perTool || ledger.total > total) {
+        const breach =
+          made > perTool
+            ? `tool '${call.name}' was called ${made} times in this turn (limit ${perTool} per tool)`
+            : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
+        if (onExceed === 'throw') throw new ToolCallLimitExceededError(`Tool call limit exceeded: ${breach}.`)
+        return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
+      }
+      if (occurrence > maxIdenticalCalls) {
+        return {
+          call,
+          refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
+        }
+      }
+      return { call, refusal: undefined }
+    })
+  }
+
+  async #execute(
+    plan: Plan,
+    tools: ReadonlyMap<string, ToolCallback>,
+    values: Record<string, unknown>,
+    init: ToolExecutionInit,
+  ): Promise<{ response: ToolResponse; returnDirect: boolean }> {
+    const { call } = plan
+    const tool = tools.get(call.name)
+    const started = performance.now()
+    init.onToolExecution?.({ type: 'start', toolCall: call })
+    let result: string
+    let error: string | undefined
+    if (plan.refusal !== undefined) {
+      result = error = `Error: ${plan.refusal}`
+    } else {
+      try {
+        result = await tool!.call(call.arguments, {
+          values,
+          advisorContext: init.advisorContext ?? {},
+          toolCall: call,
+          ...(init.signal ? { signal: init.signal } : {}),
+        })
+      } catch (thrown) {
+        if (init.signal?.aborted) throw abortError(init.signal)
+        result = error = errorResponse(call.name, thrown)
+      }
+    }
+    const returnDirect = error === undefined && tool?.metadata.returnDirect === true
+    init.onToolExecution?.({
+      type: 'end',
+      toolCall: call,
+      result,
+      ...(error !== undefined ? { error } : {}),
+      durationMs: performance.now() - started,
+      returnDirect,
+    })
+    return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
+  }
+}
+
+interface Plan {
+  call: ToolCall
+  /** Set when the call must not run; the text says why. */
+  refusal: string | undefined
+}
+
+/** The history is built on first read: the tool loop appends `appended` to its own history instead. */
+function historyResult(
+  messages: readonly Message[],
+  appended: readonly [AssistantMessage, ToolResponseMessage],
+  returnDirect: boolean,
+): ToolExecutionResult {
+  let history: Message[] | undefined
+  return {
+    get conversationHistory() {
+      return (history ??= [...messages, ...appended])
+    },
+    returnDirect,
+    appended,
+  }
+}
+
+function errorResponse(toolName: string, thrown: unknown): string {
+  if (thrown instanceof ToolCallError) return `Error: ${thrown.message}`
+  const message = thrown instanceof Error ? thrown.message : String(thrown)
+  return `Error: tool '${toolName}' failed: ${message}`
+}
+
+// The same tools array comes back every round, so its name index is built once.
+const toolMaps = new WeakMap<readonly ToolCallback[], ReadonlyMap<string, ToolCallback>>()
+
+function toolMap(tools: readonly ToolCallback[]): ReadonlyMap<string, ToolCallback> {
+  let map = toolMaps.get(tools)
+  if (!map) {
+    const byName = new Map<string, ToolCallback>()
+    for (const tool of tools) {
+      const name = tool.definition.name
+      if (byName.has(name)) throw new Error(`Two tools are named '${name}'; tool names must be unique in one request`)
+      byName.set(name, tool)
+    }
+    toolMaps.set(tools, (map = byName))
+  }
+  return map
+}

@@ -1,0 +1,12 @@
+/**
+ * A tool call that could not be answered normally. Its message is written for the model: the
+ * manager sends it back as a tool response starting with `Error:` so the model can repair.
+ */
+export class ToolCallError extends Error {
+  override readonly name = 'ToolCallError'
+}
+
+/** The per-turn tool call limits were exceeded with `onExceed: 'throw'`. */
+export class ToolCallLimitExceededError extends Error {
+  override readonly name = 'ToolCallLimitExceededError'
+}

@@ -1,0 +1,85 @@
+import type { Message, ToolCall, ToolResponse } from '../messages'
+
+/**
+ * What the current turn (everything after the last user message) holds so far: tool responses
+ * per tool and in total, and how often each identical call was requested. Kept per conversation
+ * so that a round costs the same at round 1000 as at round 10.
+ */
+export class TurnLedger {
+  readonly perTool = new Map<string, number>()
+  readonly identical = new Map<string, number>()
+  total = 0
+
+  static of(messages: readonly Message[]): TurnLedger {
+    const remembered = ledgers.get(messages.at(-1) as Message)
+    if (remembered && remembered.length === messages.length && !remembered.ledger.#spent) {
+      remembered.ledger.#spent = true
+      return remembered.ledger
+    }
+    const ledger = new TurnLedger()
+    for (const message of currentTurn(messages)) {
+      if (message.role === 'assistant') message.toolCalls.forEach((call) => ledger.countCall(call))
+      if (message.role === 'tool') message.responses.forEach((response) => ledger.countResponse(response))
+    }
+    return ledger
+  }
+
+  #spent = false
+
+  /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
+  countCall(call: ToolCall): number {
+    const key = callKey(call.name, call.arguments)
+    const count = (this.identical.get(key) ?? 0) + 1
+    this.identical.set(key, count)
+    return count
+  }
+
+  /** Counts an answered call; returns how often this tool was answered in the turn. */
+  countResponse(response: Pick<ToolResponse, 'name'>): number {
+    const count = (this.perTool.get(response.name) ?? 0) + 1
+    this.perTool.set(response.name, count)
+    this.total++
+    return count
+  }
+
+  /** Hands the ledger on to the conversation of `length` messages that ends with `last`, for its next round. */
+  rememberFor(last: Message, length: number): void {
+    this.#spent = false
+    ledgers.set(last, { length, ledger: this })
+  }
+}
+
+// Keyed by the last message of a conversation; a ledger is used once, then recomputed if asked again.
+const ledgers = new WeakMap<Message, { length: number; ledger: TurnLedger }>()
+
+/** The messages of the current turn: everything after the last user message. */
+export function currentTurn(messages: readonly Message[]): readonly Message[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'user') return messages.slice(i + 1)
+  }
+  return messages
+}
+
+function callKey(name: string, args: string): string {
+  return name + '\u0000' + canonicalArguments(args)
+}
+
+function canonicalArguments(args: string): string {
+  if (args.trim() === '') return '{}'
+  try {
+    return stableStringify(JSON.parse(args))
+  } catch {
+    return args
+  }
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableStringify((value as Record<string, unknown>)[key])}`)
+    return `{${entries.join(',')}}`
+  }
+  return JSON.stringify(value)
+}
