@@ -19,3 +19,30 @@ describe('ChatClient in Chromium', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
   })
 })
+
+describe('The tool loop in Chromium', () => {
+  it('runs a browser tool between two rounds, validating its arguments with ajv', async () => {
+    const { defineTool } = await import('./tools/define-tool')
+    const title = defineTool({
+      name: 'set_title',
+      description: 'Sets the page title',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } as const,
+      execute: ({ title }) => {
+        document.title = title
+        return `title is now ${document.title}`
+      },
+    })
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'set_title', arguments: { title: 42 } }] },
+      { toolCalls: [{ name: 'set_title', arguments: { title: 'Hello' } }] },
+      'Done.',
+    ])
+    const answer = await ChatClient.builder(model).defaultTools(title).build().prompt('q').call().content()
+    expect(answer).toBe('Done.')
+    expect(document.title).toBe('Hello')
+    const firstResponse = model.prompts[1]!.messages.at(-1)
+    expect(firstResponse).toMatchObject({
+      responses: [{ responseData: "Error: invalid arguments for tool 'set_title': /title must be string" }],
+    })
+  })
+})

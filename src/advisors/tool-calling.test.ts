@@ -285,6 +285,28 @@ class CountingAdvisor extends ToolCallingAdvisor {
   }
 }
 
+describe('ToolCallingAdvisor abort', () => {
+  it('rejects with an AbortError when aborted during a tool and aborts the tool', async () => {
+    const controller = new AbortController()
+    let toolSignal: AbortSignal | undefined
+    const hang = defineTool({
+      name: 'hang',
+      description: '',
+      inputSchema: {},
+      execute: (_a, ctx) => {
+        toolSignal = ctx.signal
+        setTimeout(() => controller.abort(), 1)
+        return new Promise(() => {})
+      },
+    })
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'hang' }] }, 'never'])
+    const answer = clientFor(model, hang).prompt('q').signal(controller.signal).call().content()
+    await expect(answer).rejects.toMatchObject({ name: 'AbortError' })
+    expect(toolSignal?.aborted).toBe(true)
+    expect(model.prompts).toHaveLength(1)
+  })
+})
+
 describe('ToolCallingAdvisor hooks', () => {
   for (const mode of ['call', 'stream'] as const) {
     const run = (client: ChatClient) =>
