@@ -1,6 +1,6 @@
 // Streamed chunks per second through ChatClient.stream().content() with the auto-registered tool
 // loop, against reading the same model stream directly, in the same run.
-import { ChatClient, type ChatModel, type ChatResponse } from '../src/index'
+import { ChatClient, ObserverAdvisor, TraceCollector, type ChatModel, type ChatResponse } from '../src/index'
 import { median, report, round } from './measure'
 
 const CHUNKS = 200_000
@@ -31,20 +31,27 @@ async function direct(): Promise<number> {
 }
 
 const client = ChatClient.create(streamingModel)
+const collector = new TraceCollector()
+const observedClient = ChatClient.builder(streamingModel)
+  .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+  .build()
 
-async function throughClient(): Promise<number> {
+async function throughClient(observed = false): Promise<number> {
+  collector.clear()
   const start = performance.now()
   let count = 0
-  for await (const delta of client.prompt('go').stream().content()) if (delta) count++
+  for await (const delta of (observed ? observedClient : client).prompt('go').stream().content()) if (delta) count++
   if (count !== CHUNKS) throw new Error(`read ${count} chunks`)
   return CHUNKS / ((performance.now() - start) / 1000)
 }
 
 const directRates: number[] = []
 const clientRates: number[] = []
+const observedRates: number[] = []
 for (let run = 0; run < 7; run++) {
   directRates.push(await direct())
   clientRates.push(await throughClient())
+  observedRates.push(await throughClient(true))
 }
 const clientRate = median(clientRates)
 const directRate = median(directRates)
@@ -53,4 +60,5 @@ report('stream-throughput', {
   chunksPerSecond: Math.round(clientRate),
   directChunksPerSecond: Math.round(directRate),
   ratioToDirect: round(clientRate / directRate, 2),
+  withObserverChunksPerSecond: Math.round(median(observedRates)),
 })

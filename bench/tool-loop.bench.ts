@@ -2,7 +2,9 @@
 // 1000 of one conversation, against a hand-written loop doing the same work in the same run.
 import {
   ChatClient,
+  ObserverAdvisor,
   ToolCallingAdvisor,
+  TraceCollector,
   ToolCallingManager,
   defineTool,
   type ChatModel,
@@ -63,7 +65,7 @@ function perRound(stamps: number[], from: number): number {
   return median(gaps)
 }
 
-async function frameworkRun(): Promise<number[]> {
+async function frameworkRun(observed = false): Promise<number[]> {
   const stamps: number[] = []
   // Limits raised so that one conversation can reach ROUNDS rounds.
   const manager = ToolCallingManager.builder()
@@ -71,6 +73,7 @@ async function frameworkRun(): Promise<number[]> {
     .build()
   const client = ChatClient.builder(instantModel(stamps))
     .defaultTools(tick)
+    .defaultAdvisors(...(observed ? [new ObserverAdvisor({ sink: new TraceCollector() })] : []))
     .toolCallingAdvisor(
       ToolCallingAdvisor.builder()
         .maxIterations(ROUNDS + 1)
@@ -109,7 +112,12 @@ const framework10: number[] = []
 const framework1000: number[] = []
 const hand10: number[] = []
 const hand1000: number[] = []
+const observed10: number[] = []
+const observed1000: number[] = []
 for (let i = 0; i < runs; i++) {
+  const o = await frameworkRun(true)
+  observed10.push(perRound(o, 11))
+  observed1000.push(perRound(o, ROUNDS - WINDOW))
   const f = await frameworkRun()
   const h = await handWrittenRun()
   framework10.push(perRound(f, 11))
@@ -131,4 +139,7 @@ report('tool-loop', {
   handWrittenMicrosAtRound1000: round(handAt1000, 2),
   ratioToHandWrittenAtRound10: round(at10 / handAt10, 2),
   ratioToHandWrittenAtRound1000: round(at1000 / handAt1000, 2),
+  withObserverMicrosAtRound10: round(median(observed10), 2),
+  withObserverMicrosAtRound1000: round(median(observed1000), 2),
+  observerOverheadMicrosAtRound1000: round(median(observed1000) - at1000, 2),
 })

@@ -18,6 +18,13 @@ export interface ErrorInfo {
  * chain can see it: tool executions, the end of the tool loop, retries, validation attempts.
  */
 export type ChainEvent =
+  | {
+      type: 'tool-loop-start'
+      mode: 'call' | 'stream'
+      /** The whole chain the loop runs in, in order, with the loop's own order to tell inside from outside. */
+      advisors: Array<{ name: string; order: number }>
+      loopOrder: number
+    }
   | { type: 'tool-execution-start'; round: number; toolCall: ToolCall }
   | {
       type: 'tool-execution-end'
@@ -32,7 +39,7 @@ export type ChainEvent =
   | {
       type: 'tool-loop-end'
       rounds: number
-      reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error'
+      reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error' | 'aborted'
       error?: ErrorInfo
     }
   | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
@@ -63,6 +70,13 @@ export function emitChainEvent(
       console.error(`Chain event listener '${advisor.name}' failed on '${event.type}'`, error)
     }
   }
+}
+
+/** A short random id (run ids); `crypto.randomUUID` needs a secure context, so it is not relied on. */
+export function newId(): string {
+  const bytes = new Uint8Array(12)
+  crypto.getRandomValues(bytes)
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
 export function errorInfo(error: unknown): ErrorInfo {

@@ -85,6 +85,7 @@ export {
   emitChainEvent,
   errorInfo,
   isChainEventListener,
+  newId,
   type ChainEvent,
   type ChainEventListener,
   type ErrorInfo,
@@ -93,3 +94,18 @@ export { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike, type
 export type { SchemaIssue } from './schema/json-validator'
 export type { FromJsonSchema, Infer } from './schema/infer'
 export type { StandardSchemaV1 } from './schema/standard-schema'
+export { TraceCollector, fanOut } from './trace/collector'
+export {
+  TRACE_VERSION,
+  type RunStatus,
+  type TraceEvent,
+  type TraceEventBody,
+  type TraceEventOf,
+  type TraceEventType,
+  type TraceSink,
+  type TracedAdvisor,
+  type TracedOptions,
+} from './trace/events'
+export { ObserverAdvisor, type ObserverAdvisorOptions } from './trace/observer'
+export { REDACTED, Redactor, type RedactionRules } from './trace/redact'
+export { withPerformanceTrack } from './trace/performance-track'

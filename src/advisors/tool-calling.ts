@@ -8,6 +8,7 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from '../advisor'
+import { isAbortError } from '../abort'
 import { errorInfo } from '../events'
 import type { Message } from '../messages'
 import { hasToolCalls, type ChatResponse } from '../model'
@@ -69,7 +70,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
 
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     const initialized = await this.doInitializeLoop(request, chain)
-    const loop = new ToolLoop(initialized, this, chain.callAdvisors, this.conversationHistoryEnabled)
+    const loop = new ToolLoop(initialized, this, chain.callAdvisors, this.conversationHistoryEnabled, 'call')
     let response: ChatClientResponse
     try {
       for (;;) {
@@ -89,7 +90,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         loop.advance(next instanceof Promise ? await next : next)
       }
     } catch (error) {
-      loop.emit({ type: 'tool-loop-end', rounds: loop.round, reason: 'error', error: errorInfo(error) })
+      const reason = isAbortError(error) ? 'aborted' : 'error'
+      loop.emit({ type: 'tool-loop-end', rounds: loop.round, reason, error: errorInfo(error) })
       throw error
     }
     return this.doFinalizeLoop(response, chain)
@@ -99,7 +101,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     const stream = new ToolLoopStream({
       start: async () => {
         const initialized = await this.doInitializeLoopStream(request, chain)
-        return new ToolLoop(initialized, this, chain.streamAdvisors, this.conversationHistoryEnabled)
+        return new ToolLoop(initialized, this, chain.streamAdvisors, this.conversationHistoryEnabled, 'stream')
       },
       beforeRound: (roundRequest) => this.doBeforeStream(roundRequest, chain),
       openRound: (roundRequest) => chain.copy(this).nextStream(roundRequest),

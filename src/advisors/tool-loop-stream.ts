@@ -1,4 +1,5 @@
 import type { ChatClientRequest, ChatClientResponse } from '../advisor'
+import { isAbortError } from '../abort'
 import { errorInfo } from '../events'
 import { assistantMessage, type Message } from '../messages'
 import { addUsage, hasToolCalls, type ChatResponse, type Usage } from '../model'
@@ -61,6 +62,15 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
   }
 
   return(): Promise<IteratorResult<ChatClientResponse>> {
+    if (!this.#finished) {
+      const stopped = new DOMException('The reader stopped the stream.', 'AbortError')
+      this.#loop?.emit({
+        type: 'tool-loop-end',
+        rounds: this.#loop.round,
+        reason: 'aborted',
+        error: errorInfo(stopped),
+      })
+    }
     this.#finished = true
     this.#pending = []
     const chunks = this.#round?.chunks
@@ -105,7 +115,8 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
     if (this.#finished) return
     this.#finished = true
     this.#round = undefined
-    this.#loop?.emit({ type: 'tool-loop-end', rounds: this.#loop.round, reason: 'error', error: errorInfo(error) })
+    const reason = isAbortError(error) ? 'aborted' : 'error'
+    this.#loop?.emit({ type: 'tool-loop-end', rounds: this.#loop.round, reason, error: errorInfo(error) })
   }
 
   async #startRound(): Promise<void> {

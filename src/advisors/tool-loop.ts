@@ -1,5 +1,5 @@
 import type { Advisor, ChatClientRequest, ChatClientResponse } from '../advisor'
-import { ROUND_KEY, emitChainEvent, isChainEventListener, type ChainEvent } from '../events'
+import { ROUND_KEY, RUN_ID_KEY, emitChainEvent, isChainEventListener, newId, type ChainEvent } from '../events'
 import { assistantMessage, type Message } from '../messages'
 import { addUsage, type ChatOptions, type ChatResponse, type Generation, type Usage } from '../model'
 import type { ToolCallingManager, ToolExecutionEvent, ToolExecutionResult } from '../tools/manager'
@@ -31,13 +31,19 @@ export class ToolLoop {
     private readonly advisor: Advisor,
     advisors: readonly Advisor[],
     private readonly historyEnabled: boolean,
+    mode: 'call' | 'stream',
   ) {
     this.#history = [...request.prompt.messages]
     this.#instructions = this.#history
     this.#options = request.prompt.options
-    this.#context = request.context
+    // The run id ties every event of this call together; an observer outside the loop may have set it.
+    this.#context = RUN_ID_KEY in request.context ? request.context : { ...request.context, [RUN_ID_KEY]: newId() }
     this.#signal = request.signal
     this.#listeners = advisors.filter(isChainEventListener)
+    if (this.#listeners.length > 0) {
+      const chain = advisors.map(({ name, order }) => ({ name, order }))
+      this.emit({ type: 'tool-loop-start', mode, advisors: chain, loopOrder: advisor.order })
+    }
   }
 
   /** The request of the next round, before the round hooks. */

@@ -96,7 +96,11 @@ export type TraceEventBody =
     }
   | { type: 'tool-start'; toolCall: ToolCall }
   | { type: 'tool-end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
-  | { type: 'tool-loop-end'; reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error'; rounds: number }
+  | {
+      type: 'tool-loop-end'
+      reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error' | 'aborted'
+      rounds: number
+    }
   | { type: 'validation'; attempt: number; valid: boolean; errors: string[] }
   | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
   | { type: 'error'; error: ErrorInfo; aborted: boolean }

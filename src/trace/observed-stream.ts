@@ -1,0 +1,90 @@
+import { isAbortError } from '../abort'
+import type { ChatClientResponse } from '../advisor'
+import type { ChatResponse } from '../model'
+import { ChatResponseAggregator } from '../stream'
+import type { RunStatus } from './events'
+import type { ResponseTiming } from './run-recorder'
+
+export interface StreamObservation {
+  begin(): void
+  chunk(index: number, chunk: ChatResponse): void
+  finish(status: RunStatus, response: ChatResponse | null, timing: ResponseTiming, error?: unknown): void
+}
+
+/**
+ * Passes a stream through unchanged while it watches it: every chunk, the time to the first
+ * token, the aggregate at the end, and how it ended (done, failed, or stopped by the reader).
+ * A hand-written iterator, so a chunk costs one promise reaction.
+ */
+export class ObservedStream implements AsyncIterableIterator<ChatClientResponse> {
+  #source: AsyncIterator<ChatClientResponse> | undefined
+  readonly #aggregator = new ChatResponseAggregator()
+  #started = 0
+  #firstToken: number | undefined
+  #index = 0
+  #finished = false
+
+  constructor(
+    private readonly open: () => AsyncIterable<ChatClientResponse>,
+    private readonly watch: StreamObservation,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  next(): Promise<IteratorResult<ChatClientResponse>> {
+    if (this.#finished) return Promise.resolve({ done: true, value: undefined })
+    if (!this.#source) {
+      this.#started = performance.now()
+      try {
+        this.watch.begin()
+        this.#source = this.open()[Symbol.asyncIterator]()
+      } catch (error) {
+        this.#onError(error)
+      }
+    }
+    return this.#source!.next().then(this.#onStep, this.#onError)
+  }
+
+  return(): Promise<IteratorResult<ChatClientResponse>> {
+    if (!this.#finished) {
+      this.#finish('aborted', new DOMException('The reader stopped the stream.', 'AbortError'))
+      this.#source?.return?.().catch(() => {})
+    }
+    return Promise.resolve({ done: true, value: undefined })
+  }
+
+  readonly #onStep = (step: IteratorResult<ChatClientResponse>): IteratorResult<ChatClientResponse> => {
+    if (step.done) {
+      this.#finish('ok')
+      return step
+    }
+    const chatResponse = step.value.chatResponse
+    if (chatResponse) {
+      if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = performance.now()
+      this.watch.chunk(this.#index++, chatResponse)
+      this.#aggregator.add(chatResponse)
+    }
+    return step
+  }
+
+  readonly #onError = (error: unknown): never => {
+    this.#finish(isAbortError(error) ? 'aborted' : 'error', error)
+    throw error
+  }
+
+  #finish(status: RunStatus, error?: unknown): void {
+    if (this.#finished) return
+    this.#finished = true
+    const timing: ResponseTiming = { durationMs: performance.now() - this.#started, chunks: this.#index }
+    if (this.#firstToken !== undefined) timing.timeToFirstTokenMs = this.#firstToken - this.#started
+    const response = this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null
+    this.watch.finish(status, response, timing, error)
+  }
+}
+
+function hasContent(chunk: ChatResponse): boolean {
+  const output = chunk.results[0]?.output
+  return !!output && (output.text !== '' || output.toolCalls.length > 0)
+}

@@ -1,0 +1,310 @@
+import { describe, expect, it } from 'vitest'
+import { HIGHEST_PRECEDENCE } from '../advisor'
+import { AdvisorParams } from '../advisor-params'
+import { ChatClient } from '../client'
+import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
+import { collect } from '../testing/collect'
+import { defineTool } from '../tools/define-tool'
+import { ToolCallingAdvisor } from '../advisors/tool-calling'
+import { ToolCallingManager } from '../tools/manager'
+import { TraceCollector } from './collector'
+import type { TraceEvent } from './events'
+import { ObserverAdvisor } from './observer'
+import { reconstructRequest } from './testing-helpers'
+
+const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
+
+const weather = (returnDirect = false) =>
+  defineTool({
+    name: 'weather',
+    description: 'Weather in a city',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    returnDirect,
+    execute: ({ city }) => `sunny in ${city}`,
+  })
+
+const twoRounds = (): ScriptStep[] => [
+  {
+    text: 'Let me look.',
+    toolCalls: [{ id: 't1', name: 'weather', arguments: { city: 'Paris' } }],
+    usage: usage(10, 5),
+  },
+  { text: 'It is sunny in Paris.', usage: usage(30, 7) },
+]
+
+function setup(script: ScriptStep[], options: { order?: number; tools?: boolean } = {}) {
+  const collector = new TraceCollector()
+  const observer = new ObserverAdvisor({ sink: collector, ...(options.order ? { order: options.order } : {}) })
+  const model = new ScriptedChatModel(script)
+  const client = ChatClient.builder(model)
+    .defaultSystem('You are brief.')
+    .defaultTools(...(options.tools === false ? [] : [weather()]))
+    .defaultAdvisors(observer)
+    .build()
+  return { collector, client, model }
+}
+
+const shape = (events: TraceEvent[]) =>
+  events.filter((e) => e.type !== 'model-chunk').map((e) => `${e.type}@${e.round}`)
+
+describe('ObserverAdvisor inside the tool loop', () => {
+  it('records a two-round tool conversation as run, rounds, requests, responses and tool executions', async () => {
+    const { collector, client } = setup(twoRounds())
+    await client.prompt('Weather in Paris?').call().content()
+    expect(shape(collector.events)).toEqual([
+      'run-start@0',
+      'round-start@1',
+      'model-request@1',
+      'model-response@1',
+      'round-end@1',
+      'tool-start@1',
+      'tool-end@1',
+      'round-start@2',
+      'model-request@2',
+      'model-response@2',
+      'round-end@2',
+      'tool-loop-end@0',
+      'run-end@0',
+    ])
+    expect(new Set(collector.events.map((e) => e.runId)).size).toBe(1)
+    expect(collector.events.map((e) => e.seq)).toEqual(collector.events.map((_, i) => i))
+  })
+
+  it('describes the chain with the loop boundary', async () => {
+    const { collector, client } = setup(twoRounds())
+    await client.prompt('q').call().content()
+    const start = collector.ofType('run-start')[0]!
+    expect(start.observer).toBe('inside-loop')
+    expect(start.chain.map((a) => `${a.name}:${a.placement}`)).toEqual([
+      'Tool Calling Advisor:tool-loop',
+      'Observer Advisor:inside-loop',
+      'call:inside-loop',
+    ])
+  })
+
+  it('records the exact request of each round, later rounds as a delta of the earlier one', async () => {
+    const { collector, client, model } = setup(twoRounds())
+    await client.prompt('Weather in Paris?').call().content()
+    const [first, second] = collector.ofType('model-request')
+    expect(first!.shared).toBeUndefined()
+    expect(first!.messages).toEqual(model.prompts[0]!.messages)
+    expect(second!.shared).toBe(2)
+    expect(second!.messages.map((m) => m.role)).toEqual(['assistant', 'tool'])
+    expect(reconstructRequest(collector.events, second!)).toEqual(model.prompts[1]!.messages)
+    expect(first!.options.tools).toEqual([weather().definition])
+  })
+
+  it('records tool arguments, results, durations and returnDirect', async () => {
+    const { collector, client } = setup(twoRounds())
+    await client.prompt('q').call().content()
+    const end = collector.ofType('tool-end')[0]!
+    expect(end.toolCall).toEqual({ id: 't1', name: 'weather', arguments: '{"city":"Paris"}' })
+    expect(end.result).toBe('sunny in Paris')
+    expect(end.returnDirect).toBe(false)
+    expect(end.durationMs).toBeGreaterThanOrEqual(0)
+    expect(end.advisor).toBe('Tool Calling Advisor')
+  })
+
+  it('marks a tool error on the tool-end event', async () => {
+    const { collector, client } = setup([{ toolCalls: [{ name: 'weather', arguments: { city: 7 } }] }, 'sorry'])
+    await client.prompt('q').call().content()
+    expect(collector.ofType('tool-end')[0]!.error).toMatch(/^Error: invalid arguments for tool 'weather'/)
+  })
+
+  it('sums usage and keeps the finish reason on run-end', async () => {
+    const { collector, client } = setup(twoRounds())
+    await client.prompt('q').call().content()
+    const end = collector.ofType('run-end')[0]!
+    expect(end).toMatchObject({ status: 'ok', rounds: 2, usage: usage(40, 12), finishReason: 'stop' })
+  })
+
+  it('records every chunk of every round of a stream, with time to first token', async () => {
+    const { collector, client } = setup(twoRounds())
+    await collect(client.prompt('q').stream().content())
+    const chunks = collector.ofType('model-chunk')
+    expect(chunks.filter((c) => c.round === 1).map((c) => c.text)).toEqual(['Let ', 'me ', 'look.', ''])
+    expect(chunks.filter((c) => c.round === 1).at(-1)!.toolCalls?.[0]?.name).toBe('weather')
+    expect(
+      chunks
+        .filter((c) => c.round === 2)
+        .map((c) => c.text)
+        .join(''),
+    ).toBe('It is sunny in Paris.')
+    const responses = collector.ofType('model-response')
+    expect(responses.map((r) => r.timeToFirstTokenMs !== undefined)).toEqual([true, true])
+    expect(responses[0]!.toolCalls[0]!.name).toBe('weather')
+    expect(collector.ofType('run-end')[0]).toMatchObject({ status: 'ok', rounds: 2, usage: usage(40, 12) })
+  })
+
+  it('ends the run as returnDirect when the tools answered directly', async () => {
+    const collector = new TraceCollector()
+    const client = ChatClient.builder(
+      new ScriptedChatModel([{ toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }] }]),
+    )
+      .defaultTools(weather(true))
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+    await client.prompt('q').call().content()
+    expect(collector.ofType('tool-end')[0]!.returnDirect).toBe(true)
+    expect(collector.ofType('tool-loop-end')[0]!.reason).toBe('returnDirect')
+    expect(collector.ofType('run-end')[0]!.finishReason).toBe('returnDirect')
+  })
+
+  it('records a tool call limit breach', async () => {
+    const collector = new TraceCollector()
+    const advisor = ToolCallingAdvisor.builder()
+      .toolCallingManager(ToolCallingManager.builder().limits({ perTool: 1 }).build())
+      .build()
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'weather', arguments: { city: 'A' } }] },
+      { toolCalls: [{ name: 'weather', arguments: { city: 'B' } }] },
+    ])
+    const client = ChatClient.builder(model)
+      .defaultTools(weather())
+      .defaultAdvisors(advisor, new ObserverAdvisor({ sink: collector }))
+      .build()
+    await client.prompt('q').call().content()
+    expect(collector.ofType('tool-loop-end')[0]!.reason).toBe('toolCallLimitExceeded')
+    expect(collector.ofType('run-end')[0]!.finishReason).toBe('toolCallLimitExceeded')
+  })
+
+  it('records a model error and ends the run with status error', async () => {
+    const { collector, client } = setup([{ error: 'provider down' }])
+    await expect(client.prompt('q').call().content()).rejects.toThrow('provider down')
+    expect(collector.ofType('error')[0]!.error.message).toBe('provider down')
+    expect(collector.ofType('round-end')[0]!.status).toBe('error')
+    expect(collector.ofType('run-end')[0]!.status).toBe('error')
+  })
+
+  it('ends an aborted run with status aborted', async () => {
+    const { collector, client } = setup([{ text: 'slow', delayMs: 5_000 }])
+    const controller = new AbortController()
+    const pending = client.prompt('q').signal(controller.signal).call().content()
+    setTimeout(() => controller.abort(), 5)
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(collector.ofType('run-end')[0]!.status).toBe('aborted')
+  })
+
+  it('ends the run when the reader stops a stream early', async () => {
+    const { collector, client } = setup([{ text: 'a b c d', delayMs: 1 }])
+    for await (const _ of client.prompt('q').stream().content()) break
+    expect(collector.ofType('run-end')[0]!.status).toBe('aborted')
+  })
+
+  it('keeps concurrent runs through one observer apart', async () => {
+    const collector = new TraceCollector()
+    const model = new ScriptedChatModel((prompt) =>
+      prompt.messages.at(-1)!.role === 'tool'
+        ? 'done'
+        : { toolCalls: [{ name: 'weather', arguments: { city: 'Rome' } }], delayMs: 2 },
+    )
+    const client = ChatClient.builder(model)
+      .defaultTools(weather())
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+    await Promise.all([client.prompt('one').call().content(), client.prompt('two').call().content()])
+    const runs = collector.runIds()
+    expect(runs).toHaveLength(2)
+    for (const runId of runs) {
+      expect(collector.ofType('run-end', runId)).toHaveLength(1)
+      expect(collector.ofType('model-request', runId)).toHaveLength(2)
+    }
+  })
+
+  it('never lets a failing sink break the run', async () => {
+    const model = new ScriptedChatModel(['fine'])
+    const observer = new ObserverAdvisor({
+      sink: {
+        emit: () => {
+          throw new Error('sink broke')
+        },
+      },
+    })
+    const quiet = console.error
+    console.error = () => {}
+    try {
+      expect(await ChatClient.builder(model).defaultAdvisors(observer).build().prompt('q').call().content()).toBe(
+        'fine',
+      )
+    } finally {
+      console.error = quiet
+    }
+  })
+
+  it('mirrors rounds, model calls and tools as performance.measure entries', async () => {
+    performance.clearMeasures()
+    const collector = new TraceCollector()
+    const observer = new ObserverAdvisor({ sink: collector, performanceTrack: true })
+    const client = ChatClient.builder(new ScriptedChatModel(twoRounds()))
+      .defaultTools(weather())
+      .defaultAdvisors(observer)
+      .build()
+    await client.prompt('q').call().content()
+    const names = performance.getEntriesByType('measure').map((entry) => entry.name)
+    expect(names).toEqual(expect.arrayContaining(['round 1', 'round 2', 'model call (round 1)', 'tool weather']))
+  })
+})
+
+describe('ObserverAdvisor elsewhere in the chain', () => {
+  it('records each call as a one-round run when there is no tool loop', async () => {
+    const { collector, client } = setup(['hello'], { tools: false })
+    await client.prompt('q').advisorParams(AdvisorParams.toolCallingAdvisorAutoRegister(false)).call().content()
+    expect(shape(collector.events)).toEqual([
+      'run-start@0',
+      'round-start@1',
+      'model-request@1',
+      'model-response@1',
+      'round-end@1',
+      'run-end@0',
+    ])
+    expect(collector.ofType('run-start')[0]!.observer).toBe('no-loop')
+  })
+
+  it('outside the loop sees the whole call and the tool executions but no rounds', async () => {
+    const { collector, client } = setup(twoRounds(), { order: HIGHEST_PRECEDENCE + 100 })
+    await client.prompt('q').call().content()
+    expect(collector.ofType('run-start')[0]!.observer).toBe('outside-loop')
+    expect(collector.ofType('model-request')).toHaveLength(0)
+    expect(collector.ofType('tool-end')).toHaveLength(1)
+    expect(collector.ofType('run-end')[0]).toMatchObject({ status: 'ok', usage: usage(40, 12) })
+  })
+})
+
+describe('ObserverAdvisor redaction', () => {
+  it('masks secret keys in provider options and secret-looking text at the source', async () => {
+    const { collector, client } = setup(['ok'], { tools: false })
+    await client
+      .prompt('my key is sk-abcdefghijklmnopqrstuvwx, keep it')
+      .options({
+        providerOptions: { openai: { apiKey: 'plain-secret', headers: { Authorization: 'Bearer abc' }, user: 'ann' } },
+      })
+      .call()
+      .content()
+    const text = JSON.stringify(collector.events)
+    expect(text).not.toContain('sk-abcdefghijklmnopqrstuvwx')
+    expect(text).not.toContain('plain-secret')
+    expect(text).not.toContain('Bearer abc')
+    expect(text).toContain('"user":"ann"')
+    expect(text).toContain('[redacted]')
+  })
+
+  it('masks what user rules name', async () => {
+    const collector = new TraceCollector()
+    const observer = new ObserverAdvisor({
+      sink: collector,
+      redact: { values: [/\b\d{4}-\d{4}-\d{4}-\d{4}\b/], keys: ['ssn'] },
+    })
+    const client = ChatClient.builder(new ScriptedChatModel(['card 1234-5678-9012-3456 noted']))
+      .defaultAdvisors(observer)
+      .build()
+    await client
+      .prompt('pay with 1234-5678-9012-3456')
+      .options({ providerOptions: { x: { ssn: '123' } } })
+      .call()
+      .content()
+    const text = JSON.stringify(collector.events)
+    expect(text).not.toContain('1234-5678-9012-3456')
+    expect(text).not.toContain('"123"')
+  })
+})

@@ -1,0 +1,226 @@
+import {
+  HIGHEST_PRECEDENCE,
+  type Advisor,
+  type CallAdvisor,
+  type CallAdvisorChain,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  type StreamAdvisor,
+  type StreamAdvisorChain,
+} from '../advisor'
+import { isToolAdvisor } from '../advisors/markers'
+import { ROUND_KEY, RUN_ID_KEY, newId, type ChainEvent, type ChainEventListener, type ErrorInfo } from '../events'
+import { isAbortError } from '../abort'
+import type { RunStatus, TraceSink, TracedAdvisor } from './events'
+import { withPerformanceTrack } from './performance-track'
+import { Redactor, type RedactionRules } from './redact'
+import { RunRecorder } from './run-recorder'
+import { ObservedStream } from './observed-stream'
+
+export interface ObserverAdvisorOptions {
+  sink: TraceSink
+  /** Default `HIGHEST_PRECEDENCE + 400`: inside the tool loop, so it sees every round. */
+  order?: number
+  name?: string
+  /** Extra masking on top of the built-in rules (API keys, Authorization and similar). */
+  redact?: RedactionRules
+  /** Record every stream chunk as a `model-chunk` event (default true). */
+  chunks?: boolean
+  /** Mirror rounds, model calls and tool calls as `performance.measure` entries (default: in a browser page). */
+  performanceTrack?: boolean
+}
+
+type Placement = 'inside-loop' | 'outside-loop' | 'no-loop'
+
+/**
+ * Turns every run into trace events for a sink: requests as sent, chunks, responses, tool
+ * executions, validation attempts, retries, errors, timing and usage. Inside the tool loop (the
+ * default order) it sees every round; tool executions reach it as chain events.
+ */
+export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventListener {
+  static readonly DEFAULT_ORDER = HIGHEST_PRECEDENCE + 400
+
+  readonly name: string
+  readonly order: number
+  readonly #sink: TraceSink
+  readonly #redactor: Redactor
+  readonly #chunks: boolean
+  readonly #runs = new Map<string, { recorder: RunRecorder; placement: Placement }>()
+  #seq = 0
+  readonly #nextSeq = () => this.#seq++
+
+  constructor(options: ObserverAdvisorOptions) {
+    if (!options?.sink || typeof options.sink.emit !== 'function') {
+      throw new TypeError('ObserverAdvisor needs a sink: an object with emit(event), e.g. a devtools store')
+    }
+    this.name = options.name ?? 'Observer Advisor'
+    this.order = options.order ?? ObserverAdvisor.DEFAULT_ORDER
+    const track = options.performanceTrack ?? typeof document !== 'undefined'
+    this.#sink = track ? withPerformanceTrack(options.sink) : options.sink
+    this.#redactor = new Redactor(options.redact)
+    this.#chunks = options.chunks ?? true
+  }
+
+  async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
+    if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
+    const started = performance.now()
+    run.emit(round, { type: 'round-start' })
+    run.request(round, forwarded.prompt.messages, forwarded.prompt.options)
+    let response: ChatClientResponse
+    try {
+      response = await chain.nextCall(forwarded)
+    } catch (error) {
+      this.#roundFailed(run, round, started, error, placement)
+      throw error
+    }
+    run.response(round, response.chatResponse, { durationMs: performance.now() - started })
+    run.emit(round, { type: 'round-end', status: 'ok', durationMs: performance.now() - started })
+    if (placement === 'no-loop') this.#end(run, 'ok')
+    return response
+  }
+
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    const { run, round, placement, forwarded } = this.#enter(request, chain.streamAdvisors, 'stream')
+    const perRound = placement !== 'outside-loop'
+    return new ObservedStream(() => chain.nextStream(forwarded), {
+      begin: () => {
+        if (!perRound) return
+        run.emit(round, { type: 'round-start' })
+        run.request(round, forwarded.prompt.messages, forwarded.prompt.options)
+      },
+      chunk: (index, chunk) => {
+        if (perRound && this.#chunks) run.chunk(round, index, chunk)
+      },
+      finish: (status, response, timing, error) => {
+        if (perRound) {
+          if (status === 'ok') run.response(round, response, timing)
+          else run.failure(round, error)
+          run.emit(round, { type: 'round-end', status, durationMs: timing.durationMs })
+        } else {
+          run.usage = response?.metadata.usage
+          run.finishReason = response?.results[0]?.metadata.finishReason ?? run.finishReason
+          if (status !== 'ok') run.failure(0, error)
+        }
+        // Inside the loop the run ends with the loop (tool-loop-end), not with one round.
+        if (placement !== 'inside-loop') this.#end(run, status)
+      },
+    })
+  }
+
+  onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {
+    const runId = context[RUN_ID_KEY]
+    if (typeof runId !== 'string') return
+    if (event.type === 'tool-loop-start') {
+      if (this.#runs.has(runId)) return
+      const recorder = this.#recorder(runId)
+      const placement: Placement = this.order > event.loopOrder ? 'inside-loop' : 'outside-loop'
+      this.#runs.set(runId, { recorder, placement })
+      recorder.start(event.mode, placement, layout(event.advisors, event.loopOrder))
+      return
+    }
+    const entry = this.#runs.get(runId)
+    if (!entry) return
+    const run = entry.recorder
+    switch (event.type) {
+      case 'tool-execution-start':
+        return run.toolStart(event.round, event.toolCall, source)
+      case 'tool-execution-end':
+        return run.toolEnd(event.round, event, source)
+      case 'tool-loop-end':
+        run.emit(0, { type: 'tool-loop-end', reason: event.reason, rounds: event.rounds }, source)
+        if (event.reason === 'returnDirect' || event.reason === 'toolCallLimitExceeded') run.finishReason = event.reason
+        if (entry.placement === 'inside-loop') {
+          const status: RunStatus = event.reason === 'aborted' ? 'aborted' : event.reason === 'error' ? 'error' : 'ok'
+          this.#end(run, status, event.error)
+        }
+        return
+      case 'retry':
+        return run.emit(
+          numberIn(context[ROUND_KEY]),
+          { type: 'retry', attempt: event.attempt, error: event.error, delayMs: event.delayMs },
+          source,
+        )
+      case 'validation-attempt':
+        return run.emit(
+          numberIn(context[ROUND_KEY]),
+          { type: 'validation', attempt: event.attempt, valid: event.valid, errors: event.errors },
+          source,
+        )
+      case 'note':
+        return run.emit(
+          numberIn(context[ROUND_KEY]),
+          { type: 'note', message: event.message, ...(event.data ? { data: event.data } : {}) },
+          source,
+        )
+    }
+  }
+
+  /** Finds or starts the run of a request, and the request to forward (with the run id). */
+  #enter(request: ChatClientRequest, advisors: readonly Advisor[], mode: 'call' | 'stream') {
+    const round = request.context[ROUND_KEY]
+    const existing = request.context[RUN_ID_KEY]
+    if (typeof round === 'number' && typeof existing === 'string') {
+      let entry = this.#runs.get(existing)
+      if (!entry) {
+        // The loop started before this observer could hear it (e.g. it was not a listener then).
+        entry = { recorder: this.#recorder(existing), placement: 'inside-loop' }
+        this.#runs.set(existing, entry)
+        entry.recorder.start(mode, 'inside-loop', [])
+      }
+      return { run: entry.recorder, round, placement: entry.placement, forwarded: request }
+    }
+    const runId = typeof existing === 'string' ? existing : newId()
+    const toolAdvisor = advisors.find(isToolAdvisor)
+    const placement: Placement = toolAdvisor && toolAdvisor.order > this.order ? 'outside-loop' : 'no-loop'
+    const recorder = this.#recorder(runId)
+    this.#runs.set(runId, { recorder, placement })
+    const loopOrder = toolAdvisor?.order ?? Number.POSITIVE_INFINITY
+    recorder.start(mode, placement, layout(advisors, loopOrder))
+    const forwarded =
+      existing === runId ? request : { ...request, context: { ...request.context, [RUN_ID_KEY]: runId } }
+    return { run: recorder, round: placement === 'no-loop' ? 1 : 0, placement, forwarded }
+  }
+
+  async #outside(run: RunRecorder, next: () => Promise<ChatClientResponse>): Promise<ChatClientResponse> {
+    try {
+      const response = await next()
+      run.usage = response.chatResponse?.metadata.usage
+      run.finishReason = response.chatResponse?.results[0]?.metadata.finishReason ?? run.finishReason
+      this.#end(run, 'ok')
+      return response
+    } catch (error) {
+      run.failure(0, error)
+      this.#end(run, isAbortError(error) ? 'aborted' : 'error')
+      throw error
+    }
+  }
+
+  #roundFailed(run: RunRecorder, round: number, started: number, error: unknown, placement: Placement): void {
+    const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
+    run.failure(round, error)
+    run.emit(round, { type: 'round-end', status, durationMs: performance.now() - started })
+    if (placement === 'no-loop') this.#end(run, status)
+  }
+
+  #end(run: RunRecorder, status: RunStatus, error?: ErrorInfo): void {
+    if (!this.#runs.delete(run.runId)) return
+    run.end(status, error)
+  }
+
+  #recorder(runId: string): RunRecorder {
+    return new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
+  }
+}
+
+function layout(advisors: ReadonlyArray<{ name: string; order: number }>, loopOrder: number): TracedAdvisor[] {
+  return advisors.map(({ name, order }) => ({
+    name,
+    order,
+    placement: order < loopOrder ? 'outside-loop' : order === loopOrder ? 'tool-loop' : 'inside-loop',
+  }))
+}
+
+function numberIn(value: unknown): number {
+  return typeof value === 'number' ? value : 0
+}

@@ -1,0 +1,80 @@
+/** What to mask in traces, besides the built-in rules: object keys by name, and text by pattern. */
+export interface RedactionRules {
+  /** Object keys whose values are masked (strings match case-insensitively). */
+  keys?: Array<string | RegExp>
+  /** Patterns masked wherever they appear in text (messages, tool arguments and results, chunks). */
+  values?: RegExp[]
+}
+
+export const REDACTED = '[redacted]'
+
+// Keys that hold credentials in headers and provider options.
+const SECRET_KEYS =
+  /^(api[-_]?key|x-api-key|x-goog-api-key|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client[-_]?secret|token|access[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token)$/i
+
+// The shapes of common provider keys: OpenAI/Anthropic/OpenRouter (sk-…), Groq, Google, Hugging Face, bearer tokens.
+const SECRET_VALUES = [
+  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  /\bgsk_[A-Za-z0-9]{20,}/g,
+  /\bAIza[0-9A-Za-z_-]{30,}/g,
+  /\bhf_[A-Za-z0-9]{20,}/g,
+  /\bBearer\s+[A-Za-z0-9._~+/-]{12,}=*/g,
+]
+// Every built-in pattern contains one of these; text without them skips the regular expressions.
+const SECRET_MARKERS = ['sk-', 'gsk_', 'AIza', 'hf_', 'Bearer']
+
+const MAX_DEPTH = 20
+
+/** Masks secrets in trace data: values under secret keys, and secret-looking text. */
+export class Redactor {
+  readonly #keys: Array<string | RegExp>
+  readonly #values: RegExp[]
+
+  constructor(rules: RedactionRules = {}) {
+    this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : key))
+    this.#values = (rules.values ?? []).map(globalCopy)
+  }
+
+  text(value: string): string {
+    let masked = value
+    if (SECRET_MARKERS.some((marker) => value.includes(marker))) masked = maskAll(masked, SECRET_VALUES)
+    return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
+  }
+
+  isSecretKey(key: string): boolean {
+    if (SECRET_KEYS.test(key)) return true
+    const lower = key.toLowerCase()
+    return this.#keys.some((rule) => (typeof rule === 'string' ? rule === lower : rule.test(key)))
+  }
+
+  /** A plain-data copy with secrets masked; functions and other non-data values are dropped. */
+  data(value: unknown, depth = 0): unknown {
+    if (typeof value === 'string') return this.text(value)
+    if (value === null || typeof value === 'number' || typeof value === 'boolean') return value
+    if (typeof value !== 'object' || depth > MAX_DEPTH) return undefined
+    if (Array.isArray(value)) return value.map((item) => this.data(item, depth + 1) ?? null)
+    const copy: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '__proto__') continue
+      if (this.isSecretKey(key)) copy[key] = REDACTED
+      else {
+        const data = this.data(item, depth + 1)
+        if (data !== undefined) copy[key] = data
+      }
+    }
+    return copy
+  }
+}
+
+function maskAll(text: string, patterns: readonly RegExp[]): string {
+  let masked = text
+  for (const pattern of patterns) {
+    pattern.lastIndex = 0
+    if (pattern.test(masked)) masked = masked.replace(pattern, REDACTED)
+  }
+  return masked
+}
+
+function globalCopy(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g')
+}
