@@ -102,6 +102,7 @@ export {
   type TraceEventBody,
   type TraceEventOf,
   type TraceEventType,
+  type TraceHeader,
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,

@@ -21,7 +21,8 @@ export interface TracedAdvisor {
   placement: 'outside-loop' | 'tool-loop' | 'inside-loop'
 }
 
-interface Base {
+/** The fields every trace event carries. */
+export interface TraceHeader {
   /** Protocol version. */
   v: typeof TRACE_VERSION
   /** Order of emission within one observer, from 0. */
@@ -109,9 +110,9 @@ export type TraceEventBody =
 export type TraceEventType = TraceEventBody['type']
 
 /** One plain-data, versioned event of a run. */
-export type TraceEvent = Base & TraceEventBody
+export type TraceEvent = TraceHeader & TraceEventBody
 
-export type TraceEventOf<T extends TraceEventType> = Base & Extract<TraceEventBody, { type: T }>
+export type TraceEventOf<T extends TraceEventType> = TraceHeader & Extract<TraceEventBody, { type: T }>
 
 /** Where an observer delivers its events: the devtools store, a file, a test. */
 export interface TraceSink {

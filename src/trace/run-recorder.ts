@@ -6,6 +6,7 @@ import {
   TRACE_VERSION,
   type RunStatus,
   type TraceEventBody,
+  type TraceHeader,
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,
@@ -34,14 +35,15 @@ export class RunRecorder {
 
   emit(round: number, body: TraceEventBody, advisor = this.advisor): void {
     // The body is always a fresh object, so the header is written onto it rather than copied.
-    const event = Object.assign(body, {
+    const header: TraceHeader = {
       v: TRACE_VERSION,
       seq: this.nextSeq(),
       runId: this.runId,
       round,
       advisor,
       t: performance.now(),
-    })
+    }
+    const event = Object.assign(body, header)
     try {
       this.sink.emit(event)
     } catch (error) {
