@@ -1,11 +1,16 @@
 import type { AnyAdvisor, ChatClientRequest, ChatClientResponse } from './advisor'
 import { raceAbort, throwIfAborted } from './abort'
+import { StructuredOutputValidationAdvisor } from './advisors/structured-output'
 import { AdvisorChain } from './chain'
 import type { ToolCallingAdvisorBuilder } from './advisors/tool-calling'
 import { withToolAdvisor } from './client-advisors'
 import { guardedStream } from './guarded-stream'
 import { systemMessage, userMessage, type Message } from './messages'
 import type { ChatModel, ChatOptions, ChatResponse } from './model'
+import { OUTPUT_SCHEMA_KEY } from './output-format'
+import { parseEntity } from './schema/parse-entity'
+import type { Infer } from './schema/infer'
+import { resolveSchema, type SchemaLike } from './schema/schema'
 import { modelCallAdvisor, modelStreamAdvisor } from './terminal'
 import type { ToolCallback } from './tools/tool'
 
@@ -183,6 +188,34 @@ export class CallResponseSpec {
   async content(): Promise<string | null> {
     return (await this.chatResponse())?.results[0]?.output.text ?? null
   }
+
+  /**
+   * The answer as a typed value. The model is constrained to the schema (natively when it can,
+   * else by format instructions); with `validate: true` invalid answers are retried with the
+   * errors (StructuredOutputValidationAdvisor). Throws OutputParseError when the answer is not the
+   * structure asked for.
+   */
+  async entity<const S extends SchemaLike>(schema: S, options: EntityOptions = {}): Promise<Infer<S>> {
+    const resolved = resolveSchema<Infer<S>>(schema, 'output')
+    const spec = copySpec(this.#spec)
+    spec.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
+    if (options.validate) {
+      const validation = new StructuredOutputValidationAdvisor({
+        outputSchema: schema,
+        ...(options.maxRepeatAttempts !== undefined ? { maxRepeatAttempts: options.maxRepeatAttempts } : {}),
+      })
+      spec.advisors.push(validation)
+    }
+    const text = (await new CallResponseSpec(spec).content()) ?? ''
+    return parseEntity(text, resolved)
+  }
+}
+
+export interface EntityOptions {
+  /** Validate the answer against the schema and retry with the errors (default false). */
+  validate?: boolean
+  /** With `validate`, extra model calls after the first (default 3). */
+  maxRepeatAttempts?: number
 }
 
 export class StreamResponseSpec {

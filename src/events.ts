@@ -43,7 +43,17 @@ export type ChainEvent =
       error?: ErrorInfo
     }
   | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
-  | { type: 'validation-attempt'; attempt: number; valid: boolean; errors: string[] }
+  | {
+      type: 'validation-attempt'
+      attempt: number
+      valid: boolean
+      errors: string[]
+      durationMs?: number
+      /** The text the model answered with. */
+      output?: string
+      /** What is appended to the last user message for the next attempt. */
+      retryWith?: string
+    }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown> }
 
 /** An advisor that wants to hear about chain events implements this. */

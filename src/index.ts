@@ -16,6 +16,7 @@ export {
 export { AdvisorChain } from './chain'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
 export {
+  appendToLastUserMessage,
   assistantMessage,
   systemMessage,
   toolResponseMessage,
@@ -110,3 +111,13 @@ export {
 export { ObserverAdvisor, type ObserverAdvisorOptions } from './trace/observer'
 export { REDACTED, Redactor, type RedactionRules } from './trace/redact'
 export { withPerformanceTrack } from './trace/performance-track'
+export {
+  StructuredOutputValidationAdvisor,
+  StructuredOutputValidationAdvisorBuilder,
+  type StructuredOutputValidationAdvisorOptions,
+} from './advisors/structured-output'
+export { OUTPUT_SCHEMA_KEY } from './output-format'
+export { OutputParseError } from './schema/output-parse-error'
+export { extractJson } from './schema/extract-json'
+export { formatInstructions } from './schema/format-instructions'
+export type { EntityOptions } from './client'

@@ -53,3 +53,11 @@ export function assistantMessage(text: string, toolCalls: ToolCall[] = []): Assi
 export function toolResponseMessage(responses: ToolResponse[]): ToolResponseMessage {
   return { role: 'tool', responses }
 }
+
+/** The messages with `text` on a new line at the end of the last user message (or as a new one). */
+export function appendToLastUserMessage(messages: readonly Message[], text: string): Message[] {
+  const index = messages.findLastIndex((message) => message.role === 'user')
+  if (index < 0) return [...messages, { role: 'user', text }]
+  const user = messages[index] as UserMessage
+  return messages.with(index, { ...user, text: `${user.text}\n${text}` })
+}

@@ -69,6 +69,8 @@ export interface ChatResponse {
  */
 export interface ChatModel {
   readonly provider: string
+  /** True when the model can be constrained to a JSON Schema (`responseFormat: json_schema`); `entity()` then uses it. */
+  readonly supportsNativeStructuredOutput?: boolean
   call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse>
   stream(prompt: Prompt, signal?: AbortSignal): AsyncIterable<ChatResponse>
 }

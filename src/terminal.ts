@@ -1,14 +1,15 @@
 import { LOWEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
 import { pickFromStream } from './guarded-stream'
 import type { ChatModel } from './model'
+import { withOutputFormat } from './output-format'
 
-/** The last call advisor: it sends the prompt to the model. */
+/** The last call advisor: it sends the prompt to the model, shaped for structured output when asked. */
 export function modelCallAdvisor(model: ChatModel): CallAdvisor {
   return {
     name: 'call',
     order: LOWEST_PRECEDENCE,
     async adviseCall(request) {
-      const chatResponse = await model.call(request.prompt, request.signal)
+      const chatResponse = await model.call(withOutputFormat(request.prompt, request.context, model), request.signal)
       return { chatResponse, context: request.context }
     },
   }

@@ -102,7 +102,17 @@ export type TraceEventBody =
       reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error' | 'aborted'
       rounds: number
     }
-  | { type: 'validation'; attempt: number; valid: boolean; errors: string[] }
+  | {
+      type: 'validation'
+      attempt: number
+      valid: boolean
+      errors: string[]
+      durationMs?: number
+      /** The text the model answered with. */
+      output?: string
+      /** What is appended to the last user message for the next attempt. */
+      retryWith?: string
+    }
   | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
   | { type: 'error'; error: ErrorInfo; aborted: boolean }
   | { type: 'note'; message: string; data?: Record<string, unknown> }

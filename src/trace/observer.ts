@@ -142,11 +142,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
           source,
         )
       case 'validation-attempt':
-        return run.emit(
-          numberIn(context[ROUND_KEY]),
-          { type: 'validation', attempt: event.attempt, valid: event.valid, errors: event.errors },
-          source,
-        )
+        return run.validation(numberIn(context[ROUND_KEY]), event, source)
       case 'note':
         return run.emit(
           numberIn(context[ROUND_KEY]),

@@ -141,6 +141,34 @@ export class RunRecorder {
     )
   }
 
+  validation(
+    round: number,
+    attempt: {
+      attempt: number
+      valid: boolean
+      errors: string[]
+      durationMs?: number
+      output?: string
+      retryWith?: string
+    },
+    advisor: string,
+  ): void {
+    const { attempt: number, valid, errors, durationMs, output, retryWith } = attempt
+    this.emit(
+      round,
+      {
+        type: 'validation',
+        attempt: number,
+        valid,
+        errors: errors.map((error) => this.redactor.text(error)),
+        ...(durationMs !== undefined ? { durationMs } : {}),
+        ...(output !== undefined ? { output: this.redactor.text(output) } : {}),
+        ...(retryWith !== undefined ? { retryWith: this.redactor.text(retryWith) } : {}),
+      },
+      advisor,
+    )
+  }
+
   failure(round: number, error: unknown): void {
     this.emit(round, { type: 'error', error: this.#error(errorInfo(error)), aborted: isAbortError(error) })
   }

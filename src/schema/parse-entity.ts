@@ -1,0 +1,23 @@
+import { extractJson } from './extract-json'
+import { OutputParseError } from './output-parse-error'
+import { formatIssues, type ResolvedSchema } from './schema'
+
+/** Reads a model answer as the schema's value: fences stripped, JSON parsed, then checked by the schema. */
+export async function parseEntity<T>(text: string, schema: ResolvedSchema<T>): Promise<T> {
+  const json = extractJson(text)
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch (error) {
+    throw new OutputParseError(`The model's answer is not valid JSON (${(error as Error).message})`, text)
+  }
+  const validation = await schema.validate(value)
+  if (!validation.ok) {
+    throw new OutputParseError(
+      `The model's answer does not match the schema: ${formatIssues(validation.issues)}`,
+      text,
+      validation.issues,
+    )
+  }
+  return validation.value
+}
