@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { HIGHEST_PRECEDENCE, LOWEST_PRECEDENCE, type CallAdvisor } from '../advisor'
 import { ChatClient } from '../client'
 import type { UserMessage } from '../messages'
+import type { JsonSchema } from '../schema/json-schema'
 import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
 import { OutputParseError } from '../schema/output-parse-error'
 import { collect } from '../testing/collect'
@@ -24,7 +25,7 @@ const person = {
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
 
-function run(script: ScriptStep[], maxRepeatAttempts?: number, extra: { schema?: object } = {}) {
+function run(script: ScriptStep[], maxRepeatAttempts?: number, extra: { schema?: JsonSchema } = {}) {
   const model = new ScriptedChatModel(script)
   const advisor = StructuredOutputValidationAdvisor.builder()
     .outputSchema(extra.schema ?? person)
