@@ -54,6 +54,7 @@ export type ChainEvent =
       /** What is appended to the last user message for the next attempt. */
       retryWith?: string
     }
+  | { type: 'evaluation'; attempt: number; score: number; passed: boolean; feedback?: string }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown> }
 
 /** An advisor that wants to hear about chain events implements this. */

@@ -121,3 +121,25 @@ export { OutputParseError } from './schema/output-parse-error'
 export { extractJson } from './schema/extract-json'
 export { formatInstructions } from './schema/format-instructions'
 export type { EntityOptions } from './client'
+export {
+  BUDGET_KEY,
+  LoopBudgetAdvisor,
+  LoopBudgetAdvisorBuilder,
+  type BudgetReason,
+  type LoopBudgetOptions,
+} from './advisors/loop-budget'
+export {
+  TOOL_SEARCH_NAME,
+  ToolSearchToolCallingAdvisor,
+  ToolSearchToolCallingAdvisorBuilder,
+  type ToolSearchOptions,
+} from './advisors/tool-search'
+export {
+  EvaluationAdvisor,
+  EvaluationAdvisorBuilder,
+  readJudgement,
+  type EvaluationOptions,
+  type Judge,
+  type JudgeInput,
+  type Judgement,
+} from './advisors/evaluation'

@@ -114,6 +114,7 @@ export type TraceEventBody =
       retryWith?: string
     }
   | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
+  | { type: 'evaluation'; attempt: number; score: number; passed: boolean; feedback?: string }
   | { type: 'error'; error: ErrorInfo; aborted: boolean }
   | { type: 'note'; message: string; data?: Record<string, unknown> }
 

@@ -32,6 +32,8 @@ export interface ObserverAdvisorOptions {
 
 type Placement = 'inside-loop' | 'outside-loop' | 'no-loop'
 
+const ENDED_RUNS_KEPT = 32
+
 /**
  * Turns every run into trace events for a sink: requests as sent, chunks, responses, tool
  * executions, validation attempts, retries, errors, timing and usage. Inside the tool loop (the
@@ -46,6 +48,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   readonly #redactor: Redactor
   readonly #chunks: boolean
   readonly #runs = new Map<string, { recorder: RunRecorder; placement: Placement }>()
+  readonly #ended = new Map<string, { recorder: RunRecorder; placement: Placement }>()
   #seq = 0
   readonly #nextSeq = () => this.#seq++
 
@@ -119,7 +122,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       recorder.start(event.mode, placement, layout(event.advisors, event.loopOrder))
       return
     }
-    const entry = this.#runs.get(runId)
+    const entry = this.#runs.get(runId) ?? this.#ended.get(runId)
     if (!entry) return
     const run = entry.recorder
     switch (event.type) {
@@ -143,6 +146,11 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         )
       case 'validation-attempt':
         return run.validation(numberIn(context[ROUND_KEY]), event, source)
+      case 'evaluation': {
+        const { attempt, score, passed, feedback } = event
+        const text = feedback === undefined ? {} : { feedback: run.redact(feedback) }
+        return run.emit(0, { type: 'evaluation', attempt, score, passed, ...text }, source)
+      }
       case 'note':
         return run.emit(
           numberIn(context[ROUND_KEY]),
@@ -200,8 +208,13 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   }
 
   #end(run: RunRecorder, status: RunStatus, error?: ErrorInfo): void {
-    if (!this.#runs.delete(run.runId)) return
+    const entry = this.#runs.get(run.runId)
+    if (!entry) return
+    this.#runs.delete(run.runId)
     run.end(status, error)
+    // An advisor outside the loop (an evaluation) may still report on the run after it ended.
+    this.#ended.set(run.runId, entry)
+    if (this.#ended.size > ENDED_RUNS_KEPT) this.#ended.delete(this.#ended.keys().next().value!)
   }
 
   #recorder(runId: string): RunRecorder {

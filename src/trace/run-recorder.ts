@@ -110,6 +110,10 @@ export class RunRecorder {
     })
   }
 
+  redact(text: string): string {
+    return this.redactor.text(text)
+  }
+
   /** A chunk's text, masked whole when a secret ends in it, even one that began in earlier chunks. */
   #chunkText(text: string): string {
     if (text === '') return text
