@@ -143,3 +143,13 @@ export {
   type JudgeInput,
   type Judgement,
 } from './advisors/evaluation'
+export {
+  OtlpTraceSink,
+  exportToOtlp,
+  toOtlp,
+  type OtlpAttribute,
+  type OtlpExportOptions,
+  type OtlpOptions,
+  type OtlpSpan,
+  type OtlpTraceRequest,
+} from './trace/otlp'
