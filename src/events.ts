@@ -1,10 +1,6 @@
 import type { Advisor } from './advisor'
 import type { ToolCall } from './messages'
 
-/** Context keys that let an observer tie events to one call (run) and one round of the tool loop. */
-export const RUN_ID_KEY = 'advisor-chain.run-id'
-export const ROUND_KEY = 'advisor-chain.round'
-
 /** A plain description of an error, safe to put in a trace. */
 export interface ErrorInfo {
   name: string
@@ -55,6 +51,16 @@ export type ChainEvent =
       retryWith?: string
     }
   | { type: 'evaluation'; attempt: number; score: number; passed: boolean; feedback?: string }
+  | {
+      type: 'approval'
+      /** `requested`: waiting for the user; `decided`: the user answered. */
+      phase: 'requested' | 'decided'
+      round: number
+      toolCall: ToolCall
+      decision?: 'approve' | 'edit' | 'reject'
+      /** The edited arguments, or what the user said when rejecting. */
+      detail?: string
+    }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown> }
 
 /** An advisor that wants to hear about chain events implements this. */

@@ -81,8 +81,14 @@ export {
 } from './advisors/markers'
 export { AdvisorParams } from './advisor-params'
 export {
+  BUDGET_KEY,
+  OUTPUT_SCHEMA_KEY,
+  PENDING_TOOL_CALLS_KEY,
   ROUND_KEY,
   RUN_ID_KEY,
+  TOOL_ANSWERS_KEY,
+} from './context-keys'
+export {
   emitChainEvent,
   errorInfo,
   isChainEventListener,
@@ -116,13 +122,11 @@ export {
   StructuredOutputValidationAdvisorBuilder,
   type StructuredOutputValidationAdvisorOptions,
 } from './advisors/structured-output'
-export { OUTPUT_SCHEMA_KEY } from './output-format'
 export { OutputParseError } from './schema/output-parse-error'
 export { extractJson } from './schema/extract-json'
 export { formatInstructions } from './schema/format-instructions'
 export type { EntityOptions } from './client'
 export {
-  BUDGET_KEY,
   LoopBudgetAdvisor,
   LoopBudgetAdvisorBuilder,
   type BudgetReason,
@@ -153,3 +157,16 @@ export {
   type OtlpSpan,
   type OtlpTraceRequest,
 } from './trace/otlp'
+export {
+  ApprovalQueue,
+  type ApprovalDecision,
+  type ApprovalHandler,
+  type ApprovalRequest,
+  type PendingApproval,
+} from './advisors/approval-queue'
+export {
+  ToolApprovalAdvisor,
+  ToolApprovalAdvisorBuilder,
+  type ApprovalPolicy,
+  type ToolApprovalOptions,
+} from './advisors/tool-approval'

@@ -1,10 +1,8 @@
 import { appendToLastUserMessage } from './messages'
+import { OUTPUT_SCHEMA_KEY } from './context-keys'
 import type { ChatModel, Prompt } from './model'
 import type { JsonSchema } from './schema/json-schema'
 import { formatInstructions } from './schema/format-instructions'
-
-/** Context key of the JSON Schema an `entity()` call wants its answer in. */
-export const OUTPUT_SCHEMA_KEY = 'advisor-chain.output-schema'
 
 /**
  * The prompt as the model should get it when the call asks for structured output: constrained by

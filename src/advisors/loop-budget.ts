@@ -7,13 +7,11 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from '../advisor'
-import { ROUND_KEY, emitChainEvent } from '../events'
+import { BUDGET_KEY, ROUND_KEY } from '../context-keys'
+import { emitChainEvent } from '../events'
 import { pickFromStream } from '../guarded-stream'
 import { assistantMessage } from '../messages'
 import type { ChatResponse } from '../model'
-
-/** Context key of the budget spent so far in this call (plain data, carried from round to round). */
-export const BUDGET_KEY = 'advisor-chain.budget'
 
 export type BudgetReason = 'rounds' | 'tokens' | 'time'
 

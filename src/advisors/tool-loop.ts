@@ -1,5 +1,6 @@
 import type { Advisor, ChatClientRequest, ChatClientResponse } from '../advisor'
-import { ROUND_KEY, RUN_ID_KEY, emitChainEvent, isChainEventListener, newId, type ChainEvent } from '../events'
+import { PENDING_TOOL_CALLS_KEY, ROUND_KEY, RUN_ID_KEY } from '../context-keys'
+import { emitChainEvent, isChainEventListener, newId, type ChainEvent } from '../events'
 import { assistantMessage, type Message } from '../messages'
 import { addUsage, type ChatOptions, type ChatResponse, type Generation, type Usage } from '../model'
 import type { ToolCallingManager, ToolExecutionEvent, ToolExecutionResult } from '../tools/manager'
@@ -38,6 +39,13 @@ export class ToolLoop {
     this.#options = request.prompt.options
     // The run id ties every event of this call together; an observer outside the loop may have set it.
     this.#context = RUN_ID_KEY in request.context ? request.context : { ...request.context, [RUN_ID_KEY]: newId() }
+    // A conversation that ended with tool calls nobody answered (a reload mid-turn) resumes there:
+    // the first round replays that message instead of asking the model, so it is not stored twice.
+    const last = this.#history.at(-1)
+    if (last?.role === 'assistant' && last.toolCalls.length > 0) {
+      this.#history.pop()
+      this.#context = { ...this.#context, [PENDING_TOOL_CALLS_KEY]: last }
+    }
     this.#signal = request.signal
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {
@@ -69,6 +77,10 @@ export class ToolLoop {
   /** The round's response seeds the next round's context and adds to the usage. */
   received(response: ChatClientResponse): void {
     this.#context = response.context
+    if (PENDING_TOOL_CALLS_KEY in this.#context) {
+      const { [PENDING_TOOL_CALLS_KEY]: _replayed, ...rest } = this.#context
+      this.#context = rest
+    }
     this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
   }
 

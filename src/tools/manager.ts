@@ -1,4 +1,5 @@
 import { abortError, throwIfAborted } from '../abort'
+import { TOOL_ANSWERS_KEY } from '../context-keys'
 import {
   assistantMessage,
   toolResponseMessage,
@@ -103,7 +104,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
 
     const tools = toolMap(prompt.options.tools ?? [])
     const ledger = TurnLedger.of(prompt.messages)
-    const plans = this.#plan(ledger, generation.output.toolCalls, tools)
+    const answers = presetAnswers(init.advisorContext)
+    const plans = this.#plan(ledger, generation.output.toolCalls, tools, answers)
     const outcomes = await Promise.all(
       plans.map((plan) => this.#execute(plan, tools, prompt.options.toolContext ?? {}, init)),
     )
@@ -123,11 +125,18 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
-  #plan(ledger: TurnLedger, calls: readonly ToolCall[], tools: ReadonlyMap<string, ToolCallback>): Plan[] {
+  #plan(
+    ledger: TurnLedger,
+    calls: readonly ToolCall[],
+    tools: ReadonlyMap<string, ToolCallback>,
+    answers: Readonly<Record<string, string>> | undefined,
+  ): Plan[] {
     const { perTool, total, onExceed, maxIdenticalCalls } = this.#settings
     return calls.map((call) => {
       const occurrence = ledger.countCall(call)
       const made = ledger.countResponse(call)
+      const answer = answers?.[call.id]
+      if (answer !== undefined) return { call, refusal: undefined, answer }
       if (!tools.has(call.name)) {
         const available = [...tools.keys()].join(', ') || 'none'
         return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
@@ -164,6 +173,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
     let error: string | undefined
     if (plan.refusal !== undefined) {
       result = error = `Error: ${plan.refusal}`
+    } else if (plan.answer !== undefined) {
+      result = plan.answer
     } else {
       try {
         result = await tool!.call(call.arguments, {
@@ -177,7 +188,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         result = error = errorResponse(call.name, thrown)
       }
     }
-    const returnDirect = error === undefined && tool?.metadata.returnDirect === true
+    const returnDirect = error === undefined && plan.answer === undefined && tool?.metadata.returnDirect === true
     init.onToolExecution?.({
       type: 'end',
       toolCall: call,
@@ -194,6 +205,13 @@ interface Plan {
   call: ToolCall
   /** Set when the call must not run; the text says why. */
   refusal: string | undefined
+  /** Set when an advisor already answered the call (e.g. the user declined it). */
+  answer?: string
+}
+
+function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, string>> | undefined {
+  const answers = context?.[TOOL_ANSWERS_KEY]
+  return answers !== null && typeof answers === 'object' ? (answers as Record<string, string>) : undefined
 }
 
 /** The history is built on first read: the tool loop appends `appended` to its own history instead. */

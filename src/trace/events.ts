@@ -115,6 +115,13 @@ export type TraceEventBody =
     }
   | { type: 'retry'; attempt: number; error: ErrorInfo; delayMs: number }
   | { type: 'evaluation'; attempt: number; score: number; passed: boolean; feedback?: string }
+  | {
+      type: 'approval'
+      phase: 'requested' | 'decided'
+      toolCall: ToolCall
+      decision?: 'approve' | 'edit' | 'reject'
+      detail?: string
+    }
   | { type: 'error'; error: ErrorInfo; aborted: boolean }
   | { type: 'note'; message: string; data?: Record<string, unknown> }
 

@@ -9,7 +9,8 @@ import {
   type StreamAdvisorChain,
 } from '../advisor'
 import { isToolAdvisor } from '../advisors/markers'
-import { ROUND_KEY, RUN_ID_KEY, newId, type ChainEvent, type ChainEventListener, type ErrorInfo } from '../events'
+import { ROUND_KEY, RUN_ID_KEY } from '../context-keys'
+import { newId, type ChainEvent, type ChainEventListener, type ErrorInfo } from '../events'
 import { isAbortError } from '../abort'
 import type { RunStatus, TraceSink, TracedAdvisor } from './events'
 import { withPerformanceTrack } from './performance-track'
@@ -146,6 +147,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         )
       case 'validation-attempt':
         return run.validation(numberIn(context[ROUND_KEY]), event, source)
+      case 'approval':
+        return run.approval(event, source)
       case 'evaluation': {
         const { attempt, score, passed, feedback } = event
         const text = feedback === undefined ? {} : { feedback: run.redact(feedback) }

@@ -110,6 +110,30 @@ export class RunRecorder {
     })
   }
 
+  approval(
+    approval: {
+      phase: 'requested' | 'decided'
+      round: number
+      toolCall: ToolCall
+      decision?: 'approve' | 'edit' | 'reject'
+      detail?: string
+    },
+    advisor: string,
+  ): void {
+    const { phase, round, toolCall, decision, detail } = approval
+    this.emit(
+      round,
+      {
+        type: 'approval',
+        phase,
+        toolCall: this.#toolCall(toolCall),
+        ...(decision ? { decision } : {}),
+        ...(detail !== undefined ? { detail: this.redactor.text(detail) } : {}),
+      },
+      advisor,
+    )
+  }
+
   redact(text: string): string {
     return this.redactor.text(text)
   }

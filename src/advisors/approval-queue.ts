@@ -1,0 +1,84 @@
+import { abortError } from '../abort'
+import type { ToolCall } from '../messages'
+
+export type ApprovalDecision =
+  | { type: 'approve' }
+  /** Run the call with these arguments instead (an object, or raw JSON text). */
+  | { type: 'edit'; arguments: Record<string, unknown> | string }
+  /** Do not run the call; `message` is what the user said, passed on to the model. */
+  | { type: 'reject'; message?: string }
+
+export interface ApprovalRequest {
+  toolCall: ToolCall
+  /** The arguments parsed from JSON, or undefined when they are not JSON. */
+  arguments: unknown
+  runId?: string
+  round?: number
+  signal?: AbortSignal
+}
+
+export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalDecision>
+
+export interface PendingApproval extends ApprovalRequest {
+  /** The id to answer with: the tool call's id. */
+  id: string
+  requestedAt: number
+}
+
+/**
+ * Holds the approvals waiting for the user, for any UI to show and answer: the app's own dialog
+ * and the devtools panel can both read `pending()` and call `decide()`. Its `handler` is what a
+ * ToolApprovalAdvisor asks.
+ */
+export class ApprovalQueue {
+  readonly #pending = new Map<string, { approval: PendingApproval; resolve: (decision: ApprovalDecision) => void }>()
+  readonly #listeners = new Set<() => void>()
+  #snapshot: readonly PendingApproval[] = []
+
+  readonly handler: ApprovalHandler = (request) =>
+    new Promise<ApprovalDecision>((resolve, reject) => {
+      const id = request.toolCall.id
+      const signal = request.signal
+      if (signal?.aborted) return reject(abortError(signal))
+      const onAbort = () => {
+        this.#remove(id)
+        reject(abortError(signal))
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const approval: PendingApproval = { ...request, id, requestedAt: Date.now() }
+      this.#pending.set(id, {
+        approval,
+        resolve: (decision) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(decision)
+        },
+      })
+      this.#changed()
+    })
+
+  /** The approvals waiting, oldest first (the same array until something changes). */
+  pending(): readonly PendingApproval[] {
+    return this.#snapshot
+  }
+
+  decide(id: string, decision: ApprovalDecision): void {
+    const entry = this.#pending.get(id)
+    if (!entry) throw new Error(`No approval is waiting for tool call '${id}'`)
+    this.#remove(id)
+    entry.resolve(decision)
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  #remove(id: string): void {
+    if (this.#pending.delete(id)) this.#changed()
+  }
+
+  #changed(): void {
+    this.#snapshot = [...this.#pending.values()].map((entry) => entry.approval)
+    for (const listener of this.#listeners) listener()
+  }
+}

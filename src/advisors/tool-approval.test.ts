@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest'
+import { ChatClient } from '../client'
+import { assistantMessage, userMessage, type ToolResponseMessage } from '../messages'
+import { ScriptedChatModel } from '../models/scripted'
+import { collect } from '../testing/collect'
+import { defineTool } from '../tools/define-tool'
+import { TraceCollector } from '../trace/collector'
+import { ObserverAdvisor } from '../trace/observer'
+import { ApprovalQueue, type ApprovalDecision, type ApprovalRequest } from './approval-queue'
+import { ToolApprovalAdvisor } from './tool-approval'
+
+function notesApp() {
+  const notes = new Map([
+    ['1', 'buy milk'],
+    ['2', 'call Ann'],
+  ])
+  const deleteNote = defineTool({
+    name: 'delete_note',
+    description: 'Deletes a note',
+    inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const,
+    execute: ({ id }) => (notes.delete(id) ? `deleted note ${id}` : `no note ${id}`),
+  })
+  const listNotes = defineTool({
+    name: 'list_notes',
+    description: 'Lists notes',
+    inputSchema: { type: 'object' },
+    execute: () => [...notes.keys()],
+  })
+  return { notes, tools: [deleteNote, listNotes] }
+}
+
+const toolAnswer = (model: ScriptedChatModel, call: number) =>
+  (model.prompts[call]!.messages.at(-1) as ToolResponseMessage).responses
+
+function setup(
+  decide: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>,
+  script: ConstructorParameters<typeof ScriptedChatModel>[0],
+) {
+  const app = notesApp()
+  const asked: ApprovalRequest[] = []
+  const approval = ToolApprovalAdvisor.builder()
+    .policy('delete_note', 'always')
+    .handler(async (request) => {
+      asked.push(request)
+      return decide(request)
+    })
+    .build()
+  const model = new ScriptedChatModel(script)
+  const collector = new TraceCollector()
+  const client = ChatClient.builder(model)
+    .defaultTools(...app.tools)
+    .defaultAdvisors(approval, new ObserverAdvisor({ sink: collector }))
+    .build()
+  return { ...app, asked, model, client, collector }
+}
+
+const deleteCall = (id: string, callId = `del-${id}`) => ({ id: callId, name: 'delete_note', arguments: { id } })
+
+describe('ToolApprovalAdvisor', () => {
+  it('runs an approved call', async () => {
+    const { notes, asked, client } = setup(() => ({ type: 'approve' }), [{ toolCalls: [deleteCall('1')] }, 'Deleted.'])
+    await client.prompt('Delete note 1').call().content()
+    expect(asked.map((a) => a.arguments)).toEqual([{ id: '1' }])
+    expect(notes.has('1')).toBe(false)
+  })
+
+  it('runs an edited call with the new arguments, and the history shows them', async () => {
+    const { notes, model, client } = setup(
+      () => ({ type: 'edit', arguments: { id: '2' } }),
+      [{ toolCalls: [deleteCall('1')] }, 'Deleted.'],
+    )
+    await client.prompt('Delete note 1').call().content()
+    expect([notes.has('1'), notes.has('2')]).toEqual([true, false])
+    expect(model.prompts[1]!.messages[1]).toMatchObject({ role: 'assistant', toolCalls: [{ arguments: '{"id":"2"}' }] })
+  })
+
+  it('does not run a rejected call and tells the model what the user said, without Error:', async () => {
+    const { notes, model, client } = setup(
+      () => ({ type: 'reject', message: 'keep it' }),
+      [{ toolCalls: [deleteCall('1')] }, 'Kept.'],
+    )
+    expect(await client.prompt('Delete note 1').call().content()).toBe('Kept.')
+    expect(notes.has('1')).toBe(true)
+    const [answer] = toolAnswer(model, 1)
+    expect(answer!.responseData).toBe(
+      'The user declined this call to delete_note, so it was not run. The user said: "keep it". Do not try it again for this request; continue without it or ask the user what to do.',
+    )
+    expect(model.prompts[1]!.messages.filter((m) => m.role === 'assistant')).toHaveLength(1)
+  })
+
+  it('asks only for the tools its policy names', async () => {
+    const { asked, client } = setup(
+      () => ({ type: 'approve' }),
+      [{ toolCalls: [{ name: 'list_notes' }] }, 'Two notes.'],
+    )
+    await client.prompt('List').call().content()
+    expect(asked).toHaveLength(0)
+  })
+
+  it('decides a policy from the arguments', async () => {
+    const app = notesApp()
+    const asked: string[] = []
+    const approval = ToolApprovalAdvisor.builder()
+      .policy('delete_note', (args) => (args as { id: string }).id === '2')
+      .handler(async (request) => (asked.push(request.toolCall.id), { type: 'approve' }))
+      .build()
+    const model = new ScriptedChatModel([{ toolCalls: [deleteCall('1'), deleteCall('2')] }, 'ok'])
+    await ChatClient.builder(model)
+      .defaultTools(...app.tools)
+      .defaultAdvisors(approval)
+      .build()
+      .prompt('q')
+      .call()
+      .content()
+    expect(asked).toEqual(['del-2'])
+  })
+
+  it('decides parallel calls one by one', async () => {
+    const queue = new ApprovalQueue()
+    const app = notesApp()
+    const approval = ToolApprovalAdvisor.builder().policy('delete_note', 'always').handler(queue.handler).build()
+    const model = new ScriptedChatModel([{ toolCalls: [deleteCall('1'), deleteCall('2')] }, 'Done.'])
+    const answer = ChatClient.builder(model)
+      .defaultTools(...app.tools)
+      .defaultAdvisors(approval)
+      .build()
+      .prompt('Delete both')
+      .call()
+      .content()
+    await expect.poll(() => queue.pending().length).toBe(1)
+    expect(queue.pending()[0]!.id).toBe('del-1')
+    queue.decide('del-1', { type: 'reject', message: 'not this one' })
+    await expect.poll(() => queue.pending()[0]?.id).toBe('del-2')
+    queue.decide('del-2', { type: 'approve' })
+    expect(await answer).toBe('Done.')
+    expect([app.notes.has('1'), app.notes.has('2')]).toEqual([true, false])
+  })
+
+  it('abandons a pending approval cleanly on abort', async () => {
+    const queue = new ApprovalQueue()
+    const app = notesApp()
+    const approval = ToolApprovalAdvisor.builder().policy('delete_note', 'always').handler(queue.handler).build()
+    const model = new ScriptedChatModel([{ toolCalls: [deleteCall('1')] }, 'never'])
+    const controller = new AbortController()
+    const answer = ChatClient.builder(model)
+      .defaultTools(...app.tools)
+      .defaultAdvisors(approval)
+      .build()
+      .prompt('q')
+      .signal(controller.signal)
+      .call()
+      .content()
+    await expect.poll(() => queue.pending().length).toBe(1)
+    controller.abort()
+    await expect(answer).rejects.toMatchObject({ name: 'AbortError' })
+    expect(queue.pending()).toHaveLength(0)
+    expect(app.notes.has('1')).toBe(true)
+    expect(model.prompts).toHaveLength(1)
+  })
+
+  it('shows each request and decision to observers', async () => {
+    const { collector, client } = setup(() => ({ type: 'reject' }), [{ toolCalls: [deleteCall('1')] }, 'ok'])
+    await client.prompt('q').call().content()
+    expect(collector.ofType('approval').map((a) => [a.phase, a.decision ?? null, a.round])).toEqual([
+      ['requested', null, 1],
+      ['decided', 'reject', 1],
+    ])
+  })
+
+  it('works on the stream path', async () => {
+    const { notes, client } = setup(
+      () => ({ type: 'approve' }),
+      [{ text: 'On it.', toolCalls: [deleteCall('1')] }, 'Deleted.'],
+    )
+    expect((await collect(client.prompt('q').stream().content())).join('')).toBe('On it.Deleted.')
+    expect(notes.has('1')).toBe(false)
+  })
+
+  it('resumes a conversation that ended waiting for an approval, without asking the model again', async () => {
+    const { notes, asked, model, client } = setup(() => ({ type: 'approve' }), ['Deleted note 1.'])
+    const history = [
+      userMessage('Delete note 1'),
+      assistantMessage('', [{ id: 'del-1', name: 'delete_note', arguments: '{"id":"1"}' }]),
+    ]
+    expect(
+      await client
+        .prompt()
+        .messages(...history)
+        .call()
+        .content(),
+    ).toBe('Deleted note 1.')
+    expect(asked).toHaveLength(1)
+    expect(notes.has('1')).toBe(false)
+    expect(model.prompts).toHaveLength(1)
+    expect(model.prompts[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+  })
+})

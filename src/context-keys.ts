@@ -1,0 +1,22 @@
+// The advisor-context keys the built-in advisors read and write. Values under them are plain data.
+
+/** The id that ties every event of one call (run) together; set by the tool loop or an observer. */
+export const RUN_ID_KEY = 'advisor-chain.run-id'
+
+/** The round of the tool loop the request belongs to, from 1. */
+export const ROUND_KEY = 'advisor-chain.round'
+
+/** The JSON Schema an `entity()` call wants its answer in. */
+export const OUTPUT_SCHEMA_KEY = 'advisor-chain.output-schema'
+
+/** The budget spent so far in this call (LoopBudgetAdvisor). */
+export const BUDGET_KEY = 'advisor-chain.budget'
+
+/** Answers given to tool calls before they run, by call id (e.g. the user declined the call). */
+export const TOOL_ANSWERS_KEY = 'advisor-chain.tool-answers'
+
+/**
+ * An assistant message with tool calls that a conversation ended with before its tools ran (a page
+ * reload during an approval): the first round replays it instead of asking the model again.
+ */
+export const PENDING_TOOL_CALLS_KEY = 'advisor-chain.pending-tool-calls'
