@@ -3,6 +3,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
+import { providerReplay } from './e2e/browser/provider-replay.mjs'
 
 const root = import.meta.dirname
 
@@ -50,6 +51,7 @@ export default defineConfig(({ mode }) => ({
       },
       {
         extends: true,
+        plugins: [providerReplay()],
         test: {
           name: 'browser',
           include: ['src/**/*.browser.test.{ts,tsx}', 'devtools/**/*.browser.test.{ts,tsx}'],

@@ -170,3 +170,7 @@ export {
   type ApprovalPolicy,
   type ToolApprovalOptions,
 } from './advisors/tool-approval'
+export { OpenAIChatModel, type OpenAIChatModelOptions } from './models/openai'
+export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions } from './models/anthropic'
+export { ChatModelError, isRetryableStatus, retryAfterMs } from './models/errors'
+export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors/retry'

@@ -1,0 +1,69 @@
+import type { ChatModel, ChatResponse, Prompt } from '../model'
+import type { ErrorContext } from './errors'
+import { postJson, readJson, serverSentEvents } from './http'
+import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
+import { AnthropicStreamReader } from './anthropic-stream'
+
+export interface AnthropicChatModelOptions {
+  /** Default `https://api.anthropic.com`. */
+  baseURL?: string
+  apiKey?: string
+  model: string
+  /** Required by the API on every request; a prompt's `maxTokens` wins (default 1024). */
+  maxTokens?: number
+  headers?: Record<string, string>
+  fetch?: typeof fetch
+}
+
+export const ANTHROPIC_VERSION = '2023-06-01'
+
+/** A Claude model behind the Anthropic Messages API, callable straight from a browser page. */
+export class AnthropicChatModel implements ChatModel {
+  readonly provider = 'anthropic'
+  readonly #options: AnthropicChatModelOptions
+  readonly #url: string
+  readonly #context: ErrorContext
+
+  constructor(options: AnthropicChatModelOptions) {
+    if (!options?.model)
+      throw new TypeError('AnthropicChatModel needs a model name, e.g. { model: "claude-sonnet-4-5" }')
+    this.#options = options
+    this.#url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`
+    this.#context = { provider: this.provider, label: 'Anthropic', model: options.model, apiKey: options.apiKey }
+  }
+
+  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    return fromAnthropicMessage(
+      await readJson<Parameters<typeof fromAnthropicMessage>[0]>(response, signal, this.#context),
+    )
+  }
+
+  async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const response = await postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context)
+    const reader = new AnthropicStreamReader(this.#context)
+    for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
+    yield reader.finish()
+  }
+
+  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+    return toAnthropicRequest(
+      this.#options.model,
+      this.#options.maxTokens ?? 1024,
+      prompt.messages,
+      prompt.options,
+      stream,
+    )
+  }
+
+  #http(signal: AbortSignal | undefined) {
+    const headers: Record<string, string> = {
+      'anthropic-version': ANTHROPIC_VERSION,
+      // Anthropic refuses browser requests (CORS) unless the page says it knows the key is exposed.
+      'anthropic-dangerous-direct-browser-access': 'true',
+      ...this.#options.headers,
+    }
+    if (this.#options.apiKey) headers['x-api-key'] = this.#options.apiKey
+    return { fetch: this.#options.fetch, headers, signal }
+  }
+}

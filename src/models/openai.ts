@@ -1,0 +1,69 @@
+import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../model'
+import type { ErrorContext } from './errors'
+import { postJson, readJson, serverSentEvents } from './http'
+import { fromOpenAICompletion, toOpenAIRequest, type OpenAICompletion } from './openai-mapping'
+import { OpenAIStreamReader } from './openai-stream'
+
+export interface OpenAIChatModelOptions {
+  /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
+  baseURL?: string
+  /** Sent as `Authorization: Bearer …`; local servers usually need none. */
+  apiKey?: string
+  model: string
+  headers?: Record<string, string>
+  fetch?: typeof fetch
+  /** Options under every prompt's own. */
+  defaultOptions?: ChatOptions
+  /** Whether `responseFormat: json_schema` is honoured by the server (default true). */
+  nativeStructuredOutput?: boolean
+}
+
+/** A model behind the OpenAI Chat Completions API or any server that imitates it. */
+export class OpenAIChatModel implements ChatModel {
+  readonly provider = 'openai'
+  readonly supportsNativeStructuredOutput: boolean
+  readonly #options: OpenAIChatModelOptions
+  readonly #url: string
+  readonly #context: ErrorContext
+
+  constructor(options: OpenAIChatModelOptions) {
+    if (!options?.model) throw new TypeError('OpenAIChatModel needs a model name, e.g. { model: "gpt-4o-mini" }')
+    this.#options = options
+    const baseURL = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
+    this.#url = `${baseURL}/chat/completions`
+    this.supportsNativeStructuredOutput = options.nativeStructuredOutput ?? true
+    this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model, apiKey: options.apiKey }
+  }
+
+  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    return fromOpenAICompletion(await readJson<OpenAICompletion>(response, signal, this.#context))
+  }
+
+  async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const response = await postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context)
+    const reader = new OpenAIStreamReader(this.#context)
+    for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
+    yield reader.finish()
+  }
+
+  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+    const options = { ...this.#options.defaultOptions, ...prompt.options }
+    return toOpenAIRequest(this.#options.model, prompt.messages, options, stream)
+  }
+
+  #http(signal: AbortSignal | undefined) {
+    const headers: Record<string, string> = { ...this.#options.headers }
+    if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`
+    return { fetch: this.#options.fetch, headers, signal }
+  }
+}
+
+function labelOf(baseURL: string): string {
+  try {
+    const host = new URL(baseURL).host
+    return host === 'api.openai.com' ? 'OpenAI' : host
+  } catch {
+    return baseURL
+  }
+}
