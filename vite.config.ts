@@ -12,6 +12,8 @@ const root = import.meta.dirname
 export default defineConfig(({ mode }) => ({
   plugins: [react()],
   base: './',
+  // Known up front so a test that loads WebLLM does not make Vite re-optimize and reload the page.
+  optimizeDeps: { include: ['@mlc-ai/web-llm', 'ajv', 'ajv/dist/2020.js', '@cfworker/json-schema'] },
   resolve: {
     alias: {
       'advisor-chain/devtools': resolve(root, 'devtools/index.ts'),
@@ -60,6 +62,21 @@ export default defineConfig(({ mode }) => ({
             headless: true,
             screenshotFailures: false,
             provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Chromium with a software WebGPU adapter (SwiftShader), for the WebLLM adapter.
+          name: 'webgpu',
+          include: ['src/**/*.webgpu.test.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: chromiumLaunchOptions(['--enable-unsafe-webgpu']) }),
             instances: [{ browser: 'chromium' }],
           },
         },

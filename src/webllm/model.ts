@@ -1,0 +1,165 @@
+import type { ChatCompletionChunk, CompletionUsage } from '@mlc-ai/web-llm'
+import { abortError, raceAbort, throwIfAborted } from '../abort'
+import type { ToolCall } from '../messages'
+import type { ChatModel, ChatResponse, Prompt } from '../model'
+import { AnswerStreamer, parseReply } from './constrained-json'
+import type { WebLLMCreateOptions } from './create'
+import type { ToolStrategy, WebLLMEngine } from './engine'
+import { webllmError } from './errors'
+import { toWebLLMRequest } from './request'
+import { fromCompletion, nativeToolCalls, usageMetadata } from './response'
+
+export interface WebLLMChatModelOptions {
+  /** The WebLLM model id, e.g. `Qwen3-1.7B-q4f16_1-MLC`. */
+  model: string
+  /** How tools reach the model (default: `native` for WebLLM's function-calling models, else `constrained-json`). */
+  toolStrategy?: ToolStrategy
+}
+
+// WebLLM's function-calling models (its `functionCallingModelIds`), known without loading the runtime.
+const NATIVE_TOOL_MODELS = /^Hermes-(2-Pro-Llama-3-8B|2-Pro-Mistral-7B|3-Llama-3\.1-8B)-/
+
+export function defaultToolStrategy(model: string, functionCallingModelIds?: readonly string[]): ToolStrategy {
+  const native = functionCallingModelIds ? functionCallingModelIds.includes(model) : NATIVE_TOOL_MODELS.test(model)
+  return native ? 'native' : 'constrained-json'
+}
+
+/** An in-browser model on WebGPU (WebLLM), in a Web Worker or on the main thread, as a ChatModel. */
+export class WebLLMChatModel implements ChatModel {
+  readonly provider = 'webllm'
+  // WebLLM decodes under a JSON-Schema grammar.
+  readonly supportsNativeStructuredOutput = true
+  readonly model: string
+  readonly toolStrategy: ToolStrategy
+  #turn = 0
+
+  constructor(
+    readonly engine: WebLLMEngine,
+    options: WebLLMChatModelOptions,
+  ) {
+    if (!options?.model) throw new TypeError('WebLLMChatModel needs the model id the engine runs')
+    this.model = options.model
+    this.toolStrategy = options.toolStrategy ?? defaultToolStrategy(options.model)
+  }
+
+  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    throwIfAborted(signal)
+    const request = { ...toWebLLMRequest(prompt, this.toolStrategy), stream: false as const }
+    const constrained = this.#constrained(prompt)
+    const salt = `${this.model}:${this.#turn++}`
+    const onAbort = () => this.engine.interruptGenerate()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const completion = await raceAbort(this.engine.chatCompletion(request), signal)
+      return fromCompletion(completion, this.model, constrained, salt)
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal)
+      throw error instanceof SyntaxError ? invalidOutput(error, this.model) : webllmError(error, this.model)
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    throwIfAborted(signal)
+    const request = {
+      ...toWebLLMRequest(prompt, this.toolStrategy),
+      stream: true as const,
+      stream_options: { include_usage: true },
+    }
+    const constrained = this.#constrained(prompt)
+    const salt = `${this.model}:${this.#turn++}`
+    const started = performance.now()
+    const onAbort = () => this.engine.interruptGenerate()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    let finished = false
+    try {
+      let chunks: AsyncIterable<ChatCompletionChunk>
+      try {
+        chunks = await raceAbort(this.engine.chatCompletion(request), signal)
+      } catch (error) {
+        throw signal?.aborted ? abortError(signal) : webllmError(error, this.model)
+      }
+      const answer = constrained ? new AnswerStreamer() : undefined
+      let firstToken: number | undefined
+      let usage: CompletionUsage | undefined
+      let finishReason: string | undefined
+      let nativeCalls: ToolCall[] = []
+      const iterator = chunks[Symbol.asyncIterator]()
+      for (;;) {
+        let step: IteratorResult<ChatCompletionChunk>
+        try {
+          step = await raceAbort(iterator.next(), signal)
+        } catch (error) {
+          throw signal?.aborted ? abortError(signal) : webllmError(error, this.model)
+        }
+        if (step.done) break
+        const chunk = step.value
+        usage = chunk.usage ?? usage
+        const choice = chunk.choices[0]
+        if (!choice) continue
+        finishReason = choice.finish_reason ?? finishReason
+        if (choice.delta.tool_calls?.length) nativeCalls = nativeToolCalls(choice.delta.tool_calls, salt)
+        const content = choice.delta.content ?? ''
+        if (!content) continue
+        firstToken ??= performance.now() - started
+        const text = answer ? answer.push(content) : content
+        if (text) yield textChunk(text)
+      }
+      finished = true
+      const metadata = usageMetadata(usage, this.model, firstToken)
+      let toolCalls = nativeCalls
+      if (answer) {
+        let reply
+        try {
+          reply = parseReply(answer.raw, salt)
+        } catch (error) {
+          throw invalidOutput(error as Error, this.model)
+        }
+        if (reply.kind === 'tool-calls') toolCalls = reply.toolCalls
+        else if (!answer.streaming && reply.text) yield textChunk(reply.text)
+      }
+      yield {
+        results: [
+          {
+            output: { role: 'assistant', text: '', toolCalls },
+            metadata: { finishReason: toolCalls.length > 0 ? 'tool_calls' : (finishReason ?? 'stop') },
+          },
+        ],
+        metadata,
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+      // A reader that stops early (or an abort) must not leave the GPU generating.
+      if (!finished) this.engine.interruptGenerate()
+    }
+  }
+
+  /** Checks WebGPU, then loads the model in a Web Worker (default) or on the main thread, or wraps `engine`. */
+  static create(options: WebLLMCreateOptions): Promise<WebLLMChatModel> {
+    return import('./create').then(({ createWebLLMChatModel }) => createWebLLMChatModel(options))
+  }
+
+  /** With tools and no native support, the reply is the constrained JSON envelope. */
+  #constrained(prompt: Prompt): boolean {
+    return this.toolStrategy === 'constrained-json' && (prompt.options.tools?.length ?? 0) > 0
+  }
+}
+
+function textChunk(text: string): ChatResponse {
+  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+}
+
+function invalidOutput(error: Error, model: string) {
+  return webllmError(
+    Object.assign(
+      new Error(
+        `${error.message}. Retrying usually helps (a RetryAdvisor does it); a larger maxTokens avoids cut-off replies.`,
+      ),
+      {
+        name: 'InvalidOutputError',
+      },
+    ),
+    model,
+  )
+}

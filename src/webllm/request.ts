@@ -1,0 +1,156 @@
+import type { ChatCompletionMessageParam, ChatCompletionRequestBase } from '@mlc-ai/web-llm'
+import type { Message } from '../messages'
+import type { ChatOptions, Prompt } from '../model'
+import type { JsonSchema } from '../schema/json-schema'
+import { replySchema, toolInstructions } from './constrained-json'
+import type { ToolStrategy } from './engine'
+
+/**
+ * The WebLLM request for a prompt: fresh message objects with string content (WebLLM changes the
+ * array in place and refuses null content), tools the way the strategy needs them.
+ */
+export function toWebLLMRequest(prompt: Prompt, strategy: ToolStrategy): ChatCompletionRequestBase {
+  const { options } = prompt
+  const tools = (options.tools ?? []).map((tool) => tool.definition)
+  const request: ChatCompletionRequestBase = { messages: [], ...sampling(options) }
+  const format = options.responseFormat
+  const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
+  if (tools.length > 0 && strategy === 'native') {
+    request.messages = nativeMessages(prompt.messages)
+    request.tools = tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }))
+  } else if (tools.length > 0) {
+    request.messages = constrainedMessages(prompt.messages, toolInstructions(tools))
+    // WebLLM's grammar takes the schema as a JSON string; an object there throws.
+    request.response_format = { type: 'json_object', schema: JSON.stringify(replySchema(tools, answerSchema)) }
+  } else {
+    request.messages = plainMessages(prompt.messages)
+    if (answerSchema) request.response_format = { type: 'json_object', schema: JSON.stringify(answerSchema) }
+    else if (format?.type === 'json_object') request.response_format = { type: 'json_object' }
+  }
+  return request
+}
+
+function sampling(options: ChatOptions): Partial<ChatCompletionRequestBase> {
+  const sampled: Partial<ChatCompletionRequestBase> = {}
+  if (options.temperature !== undefined) sampled.temperature = options.temperature
+  if (options.topP !== undefined) sampled.top_p = options.topP
+  if (options.maxTokens !== undefined) sampled.max_tokens = options.maxTokens
+  if (options.seed !== undefined) sampled.seed = options.seed
+  if (options.stopSequences?.length) sampled.stop = options.stopSequences
+  return { ...sampled, ...(options.providerOptions?.['webllm'] as Partial<ChatCompletionRequestBase> | undefined) }
+}
+
+function plainMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+  return merged(
+    messages.map((message): ChatCompletionMessageParam => {
+      switch (message.role) {
+        case 'system':
+          return { role: 'system', content: message.text }
+        case 'user':
+          return { role: 'user', content: message.text }
+        case 'assistant':
+          return { role: 'assistant', content: message.text }
+        case 'tool':
+          return { role: 'user', content: toolResultsText(message.responses) }
+      }
+    }),
+  )
+}
+
+/** Function-calling models take no custom system prompt: its text goes before the first user message. */
+function nativeMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+  const system = messages.filter((message) => message.role === 'system').map((message) => message.text)
+  const rest = messages.flatMap((message): ChatCompletionMessageParam[] => {
+    switch (message.role) {
+      case 'system':
+        return []
+      case 'user':
+        return [{ role: 'user', content: message.text }]
+      case 'assistant':
+        return [
+          {
+            role: 'assistant',
+            content: message.text,
+            ...(message.toolCalls.length > 0
+              ? {
+                  tool_calls: message.toolCalls.map((call) => ({
+                    id: call.id,
+                    type: 'function' as const,
+                    function: { name: call.name, arguments: call.arguments },
+                  })),
+                }
+              : {}),
+          },
+        ]
+      case 'tool':
+        return message.responses.map((response) => ({
+          role: 'tool' as const,
+          content: response.responseData,
+          tool_call_id: response.id,
+        }))
+    }
+  })
+  const firstUser = rest.findIndex((message) => message.role === 'user')
+  if (system.length > 0 && firstUser >= 0) {
+    const user = rest[firstUser] as { role: 'user'; content: string }
+    rest[firstUser] = { role: 'user', content: `${system.join('\n\n')}\n\n${user.content}` }
+  }
+  return rest
+}
+
+/** The model sees its own earlier replies in the JSON shape it must use, and tool results as a user turn. */
+function constrainedMessages(messages: readonly Message[], instructions: string): ChatCompletionMessageParam[] {
+  const system = messages.filter((message) => message.role === 'system').map((message) => message.text)
+  const rest = messages.flatMap((message): ChatCompletionMessageParam[] => {
+    switch (message.role) {
+      case 'system':
+        return []
+      case 'user':
+        return [{ role: 'user', content: message.text }]
+      case 'assistant': {
+        const calls = message.toolCalls.map((call) => ({ name: call.name, arguments: parseArguments(call.arguments) }))
+        return [
+          {
+            role: 'assistant',
+            content: JSON.stringify(calls.length > 0 ? { tool_calls: calls } : { answer: message.text }),
+          },
+        ]
+      }
+      case 'tool':
+        return [{ role: 'user', content: toolResultsText(message.responses) }]
+    }
+  })
+  return merged([{ role: 'system', content: [...system, instructions].join('\n\n') }, ...rest])
+}
+
+function toolResultsText(responses: ReadonlyArray<{ id: string; name: string; responseData: string }>): string {
+  return `Tool results:\n${responses.map((response) => `- ${response.name} (${response.id}): ${response.responseData}`).join('\n')}`
+}
+
+/** Chat templates expect turns to alternate: consecutive user messages become one. */
+function merged(messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = []
+  for (const message of messages) {
+    const last = out.at(-1)
+    if (
+      last?.role === 'user' &&
+      message.role === 'user' &&
+      typeof last.content === 'string' &&
+      typeof message.content === 'string'
+    ) {
+      out[out.length - 1] = { role: 'user', content: `${last.content}\n\n${message.content}` }
+    } else out.push(message)
+  }
+  return out
+}
+
+function parseArguments(args: string): unknown {
+  try {
+    return JSON.parse(args || '{}') as unknown
+  } catch {
+    return args
+  }
+}
