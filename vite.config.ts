@@ -48,7 +48,7 @@ export default defineConfig(({ mode }) => ({
           name: 'unit',
           environment: 'node',
           include: ['src/**/*.test.ts', 'devtools/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: ['**/*.browser.test.*', 'node_modules/**'],
+          exclude: ['**/*.browser.test.*', '**/*.webgpu.test.*', 'node_modules/**'],
         },
       },
       {
