@@ -16,7 +16,7 @@ export default defineConfig(({ mode }) => ({
   optimizeDeps: { include: ['@mlc-ai/web-llm', 'ajv', 'ajv/dist/2020.js', '@cfworker/json-schema'] },
   resolve: {
     alias: {
-      'advisor-chain/devtools': resolve(root, 'devtools/index.ts'),
+      'advisor-chain/devtools': resolve(root, 'devtools/index.tsx'),
       'advisor-chain/webllm': resolve(root, 'src/webllm/index.ts'),
       'advisor-chain': resolve(root, 'src/index.ts'),
     },
@@ -30,7 +30,7 @@ export default defineConfig(({ mode }) => ({
           lib: {
             entry: {
               index: resolve(root, 'src/index.ts'),
-              devtools: resolve(root, 'devtools/index.ts'),
+              devtools: resolve(root, 'devtools/index.tsx'),
               webllm: resolve(root, 'src/webllm/index.ts'),
             },
             formats: ['es'],

@@ -17,6 +17,7 @@ export { AdvisorChain } from './chain'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
 export {
   appendToLastUserMessage,
+  isMessage,
   assistantMessage,
   systemMessage,
   toolResponseMessage,
@@ -174,3 +175,27 @@ export { OpenAIChatModel, type OpenAIChatModelOptions } from './models/openai'
 export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions } from './models/anthropic'
 export { ChatModelError, isRetryableStatus, retryAfterMs } from './models/errors'
 export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors/retry'
+export {
+  TRACE_FILE_FORMAT,
+  TraceFileError,
+  exportTrace,
+  importTrace,
+  reconstructMessages,
+  type TraceFile,
+} from './trace/file'
+export { TRACE_FILE_LIMITS } from './trace/limits'
+export { ChatMemory, type ChatMemoryRepository } from './memory/chat-memory'
+export { InMemoryChatMemoryRepository } from './memory/in-memory-repository'
+export {
+  IndexedDBChatMemoryRepository,
+  MEMORY_DB_VERSION,
+  type ConversationInfo,
+  type CorruptRecord,
+  type IndexedDBChatMemoryRepositoryOptions,
+} from './memory/indexeddb-repository'
+export { MessageWindowChatMemory, MessageWindowChatMemoryBuilder } from './memory/window'
+export {
+  MessageChatMemoryAdvisor,
+  MessageChatMemoryAdvisorBuilder,
+  type MessageChatMemoryAdvisorOptions,
+} from './advisors/memory'

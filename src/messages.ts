@@ -61,3 +61,34 @@ export function appendToLastUserMessage(messages: readonly Message[], text: stri
   const user = messages[index] as UserMessage
   return messages.with(index, { ...user, text: `${user.text}\n${text}` })
 }
+
+/** Whether an untrusted value is a well-formed message (stored or imported data). */
+export function isMessage(value: unknown): value is Message {
+  if (value === null || typeof value !== 'object') return false
+  const message = value as Record<string, unknown>
+  const isString = (field: unknown) => typeof field === 'string'
+  switch (message['role']) {
+    case 'system':
+    case 'user':
+      return isString(message['text'])
+    case 'assistant':
+      return (
+        isString(message['text']) &&
+        Array.isArray(message['toolCalls']) &&
+        message['toolCalls'].every(
+          (call: { id?: unknown; name?: unknown; arguments?: unknown } | null) =>
+            !!call && isString(call.id) && isString(call.name) && isString(call.arguments),
+        )
+      )
+    case 'tool':
+      return (
+        Array.isArray(message['responses']) &&
+        message['responses'].every(
+          (response: { id?: unknown; name?: unknown; responseData?: unknown } | null) =>
+            !!response && isString(response.id) && isString(response.name) && isString(response.responseData),
+        )
+      )
+    default:
+      return false
+  }
+}

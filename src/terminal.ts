@@ -1,7 +1,7 @@
 import { LOWEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
 import { pickFromStream } from './guarded-stream'
 import { PENDING_TOOL_CALLS_KEY } from './context-keys'
-import type { AssistantMessage } from './messages'
+import type { AssistantMessage, Message } from './messages'
 import type { ChatModel, ChatResponse } from './model'
 import { withOutputFormat } from './output-format'
 
@@ -11,7 +11,7 @@ export function modelCallAdvisor(model: ChatModel): CallAdvisor {
     name: 'call',
     order: LOWEST_PRECEDENCE,
     async adviseCall(request) {
-      const pending = pendingToolCalls(request.context)
+      const pending = pendingToolCalls(request.context, request.prompt.messages)
       if (pending) return { chatResponse: pending, context: request.context }
       const chatResponse = await model.call(withOutputFormat(request.prompt, request.context, model), request.signal)
       return { chatResponse, context: request.context }
@@ -26,16 +26,26 @@ export function modelStreamAdvisor(model: ChatModel): StreamAdvisor {
     order: LOWEST_PRECEDENCE,
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
-      const pending = pendingToolCalls(context)
+      const pending = pendingToolCalls(context, request.prompt.messages)
       const stream = pending ? once(pending) : model.stream(request.prompt, request.signal)
       return pickFromStream(stream, (chatResponse) => ({ chatResponse, context }))
     },
   }
 }
 
-/** The tool calls a resumed conversation ended with, as the response of its first round. */
-function pendingToolCalls(context: Readonly<Record<string, unknown>>): ChatResponse | undefined {
-  const message = context[PENDING_TOOL_CALLS_KEY] as AssistantMessage | undefined
+/**
+ * The tool calls a conversation ended with before they were answered (a reload mid-turn), as the
+ * response of this round: no model accepts such a prompt, and the loop can run them now. They come
+ * from the tool loop, or from the prompt itself when a memory advisor in the loop rebuilt it.
+ */
+function pendingToolCalls(
+  context: Readonly<Record<string, unknown>>,
+  messages: readonly Message[],
+): ChatResponse | undefined {
+  const last = messages.at(-1)
+  const message =
+    (context[PENDING_TOOL_CALLS_KEY] as AssistantMessage | undefined) ??
+    (last?.role === 'assistant' && last.toolCalls.length > 0 ? last : undefined)
   if (!message) return undefined
   return { results: [{ output: message, metadata: { finishReason: 'tool_calls' } }], metadata: { resumed: true } }
 }

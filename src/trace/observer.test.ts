@@ -10,7 +10,7 @@ import { ToolCallingManager } from '../tools/manager'
 import { TraceCollector } from './collector'
 import type { TraceEvent } from './events'
 import { ObserverAdvisor } from './observer'
-import { reconstructRequest } from './testing-helpers'
+import { reconstructMessages } from './file'
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
 
@@ -90,7 +90,7 @@ describe('ObserverAdvisor inside the tool loop', () => {
     expect(first!.messages).toEqual(model.prompts[0]!.messages)
     expect(second!.shared).toBe(2)
     expect(second!.messages.map((m) => m.role)).toEqual(['assistant', 'tool'])
-    expect(reconstructRequest(collector.events, second!)).toEqual(model.prompts[1]!.messages)
+    expect(reconstructMessages(collector.events, second!)).toEqual(model.prompts[1]!.messages)
     expect(first!.options.tools).toEqual([weather().definition])
   })
 

@@ -1,0 +1,55 @@
+// advisor-chain/devtools: the store (a TraceSink for an ObserverAdvisor) and the in-page panel.
+// The panel's code is loaded only when it first renders, and in a production build it renders
+// nothing unless `enabled` (or it is loaded with `loadDevtools()`).
+import { Suspense, lazy } from 'react'
+import type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
+
+export {
+  createDevtoolsStore,
+  type DevtoolsState,
+  type DevtoolsStore,
+  type DevtoolsStoreOptions,
+  type Selection,
+} from './store'
+export type { ModelSpan, RoundView, RunView, Status, ToolSpan } from './trace-model'
+export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
+
+/** The real panel components, loaded on demand (also in production builds). */
+export const loadDevtools = () => import('./panel')
+
+const LazyDevtools = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtools })))
+const LazyPanel = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtoolsPanel })))
+
+function isProduction(): boolean {
+  try {
+    // Bundlers replace this expression; where nothing does, `process` may not exist at all.
+    return process.env.NODE_ENV === 'production'
+  } catch {
+    return false
+  }
+}
+
+interface Enabled {
+  /** Render in a production build too (default: only in development). */
+  enabled?: boolean
+}
+
+/** A floating button that opens the panel docked at the bottom or right of the page. */
+export function AdvisorDevtools({ enabled = !isProduction(), ...props }: AdvisorDevtoolsProps & Enabled) {
+  if (!enabled) return null
+  return (
+    <Suspense fallback={null}>
+      <LazyDevtools {...props} />
+    </Suspense>
+  )
+}
+
+/** The panel to place anywhere in your layout. */
+export function AdvisorDevtoolsPanel({ enabled = !isProduction(), ...props }: DevtoolsPanelProps & Enabled) {
+  if (!enabled) return null
+  return (
+    <Suspense fallback={null}>
+      <LazyPanel {...props} />
+    </Suspense>
+  )
+}

@@ -1,0 +1,2 @@
+export { AdvisorDevtools, type AdvisorDevtoolsProps } from './AdvisorDevtools'
+export { AdvisorDevtoolsPanel, type DevtoolsPanelProps } from './DevtoolsPanel'

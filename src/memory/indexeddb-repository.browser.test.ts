@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { assistantMessage, userMessage, type Message } from '../messages'
+import { IndexedDBChatMemoryRepository, MEMORY_DB_VERSION, type CorruptRecord } from './indexeddb-repository'
+import { MessageWindowChatMemory } from './window'
+
+let next = 0
+const fresh = () => `test-memory-${Date.now()}-${next++}`
+const texts = (messages: Message[]) => messages.map((m) => ('text' in m ? m.text : m.role))
+
+function raw(name: string, version: number, upgrade: (db: IDBDatabase) => void): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, version)
+    request.onupgradeneeded = () => upgrade(request.result)
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error ?? new Error('open failed'))
+  })
+}
+
+describe('IndexedDBChatMemoryRepository in Chromium', () => {
+  it('keeps a conversation for a new repository on the same database (a reload)', async () => {
+    const databaseName = fresh()
+    const first = new IndexedDBChatMemoryRepository({ databaseName })
+    await first.saveAll('c', [userMessage('hi'), assistantMessage('hello')])
+    await first.close()
+    const again = new IndexedDBChatMemoryRepository({ databaseName })
+    expect(texts(await again.findByConversationId('c'))).toEqual(['hi', 'hello'])
+    expect(await again.conversations()).toMatchObject([{ id: 'c', title: 'hi', messageCount: 2 }])
+    await again.deleteByConversationId('c')
+    expect([await again.findByConversationId('c'), await again.findConversationIds()]).toEqual([[], []])
+  })
+
+  it('leaves the old state when a save is aborted half-way', async () => {
+    const databaseName = fresh()
+    const repository = new IndexedDBChatMemoryRepository({ databaseName })
+    await repository.saveAll('c', [userMessage('old')])
+    const failing = repository.update('c', (messages) => {
+      throw new Error(`refused after reading ${messages.length}`)
+    })
+    await expect(failing).rejects.toThrow('refused after reading 1')
+    expect(texts(await repository.findByConversationId('c'))).toEqual(['old'])
+  })
+
+  it('loses nothing when two connections (two tabs) add to one conversation at once', async () => {
+    const databaseName = fresh()
+    const tabA = MessageWindowChatMemory.builder()
+      .chatMemoryRepository(new IndexedDBChatMemoryRepository({ databaseName }))
+      .maxMessages(500)
+      .build()
+    const tabB = MessageWindowChatMemory.builder()
+      .chatMemoryRepository(new IndexedDBChatMemoryRepository({ databaseName }))
+      .maxMessages(500)
+      .build()
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? tabA : tabB).add('shared', [userMessage(`${i % 2 ? 'a' : 'b'}${i}`)]),
+      ),
+    )
+    const stored = texts(await tabA.get('shared'))
+    expect(stored).toHaveLength(40)
+    expect(new Set(stored).size).toBe(40)
+  })
+
+  it('reports a corrupted record clearly and reads the others', async () => {
+    const databaseName = fresh()
+    const problems: CorruptRecord[] = []
+    const repository = new IndexedDBChatMemoryRepository({
+      databaseName,
+      onCorruptRecord: (problem) => problems.push(problem),
+    })
+    await repository.saveAll('c', [userMessage('one'), userMessage('two'), userMessage('three')])
+    await repository.close()
+    const db = await raw(databaseName, MEMORY_DB_VERSION, () => {})
+    await new Promise<void>((resolve) => {
+      const tx = db.transaction('messages', 'readwrite')
+      tx.objectStore('messages').put({ conversationId: 'c', seq: 1, message: { role: 'user', text: 42 } })
+      tx.oncomplete = () => resolve()
+    })
+    db.close()
+    expect(texts(await repository.findByConversationId('c'))).toEqual(['one', 'three'])
+    expect(problems).toEqual([{ conversationId: 'c', seq: 1, reason: 'the stored record is not a valid message' }])
+  })
+
+  it('upgrades a version 1 database and keeps its conversations', async () => {
+    const databaseName = fresh()
+    const v1 = await raw(databaseName, 1, (db) => db.createObjectStore('conversations', { keyPath: 'id' }))
+    await new Promise<void>((resolve) => {
+      const tx = v1.transaction('conversations', 'readwrite')
+      tx.objectStore('conversations').put({
+        id: 'old',
+        messages: [userMessage('from v1'), assistantMessage('still here')],
+      })
+      tx.oncomplete = () => resolve()
+    })
+    v1.close()
+    const repository = new IndexedDBChatMemoryRepository({ databaseName })
+    expect(texts(await repository.findByConversationId('old'))).toEqual(['from v1', 'still here'])
+    expect(await repository.conversations()).toMatchObject([{ id: 'old', title: 'from v1', messageCount: 2 }])
+  })
+
+  it('lets a newer connection upgrade by closing on versionchange, then reopens', async () => {
+    const databaseName = fresh()
+    const repository = new IndexedDBChatMemoryRepository({ databaseName })
+    await repository.saveAll('c', [userMessage('x')])
+    const newer = await raw(databaseName, MEMORY_DB_VERSION + 1, () => {})
+    newer.close()
+    await expect(repository.findByConversationId('c')).rejects.toThrow(/Could not open IndexedDB/)
+  })
+})

@@ -1,0 +1,73 @@
+import type { Message } from '../messages'
+import type { ChatMemory, ChatMemoryRepository } from './chat-memory'
+import { InMemoryChatMemoryRepository } from './in-memory-repository'
+
+/**
+ * Keeps the last `maxMessages` messages of each conversation. System messages are always kept, a
+ * new one replaces the old; when the window is full the oldest messages go, and the cut moves on
+ * to the next user message, so a window never starts mid-turn (or with a tool response whose
+ * call is gone).
+ */
+export class MessageWindowChatMemory implements ChatMemory {
+  constructor(
+    private readonly repository: ChatMemoryRepository,
+    readonly maxMessages: number,
+  ) {
+    if (!Number.isInteger(maxMessages) || maxMessages < 1)
+      throw new RangeError(`maxMessages must be a whole number of at least 1, got ${maxMessages}`)
+  }
+
+  static builder(): MessageWindowChatMemoryBuilder {
+    return new MessageWindowChatMemoryBuilder()
+  }
+
+  get(conversationId: string): Promise<Message[]> {
+    return this.repository.findByConversationId(conversationId)
+  }
+
+  async add(conversationId: string, messages: Message[]): Promise<void> {
+    if (messages.length === 0) return
+    const change = (stored: Message[]) => windowOf([...stored], messages, this.maxMessages)
+    if (this.repository.update) return this.repository.update(conversationId, change)
+    await this.repository.saveAll(conversationId, change(await this.repository.findByConversationId(conversationId)))
+  }
+
+  clear(conversationId: string): Promise<void> {
+    return this.repository.deleteByConversationId(conversationId)
+  }
+}
+
+export class MessageWindowChatMemoryBuilder {
+  #repository: ChatMemoryRepository = new InMemoryChatMemoryRepository()
+  #maxMessages = 20
+
+  chatMemoryRepository(repository: ChatMemoryRepository): this {
+    this.#repository = repository
+    return this
+  }
+
+  maxMessages(count: number): this {
+    this.#maxMessages = count
+    return this
+  }
+
+  build(): MessageWindowChatMemory {
+    return new MessageWindowChatMemory(this.#repository, this.#maxMessages)
+  }
+}
+
+/** The stored messages with `added` appended, cut to the window. */
+export function windowOf(stored: Message[], added: readonly Message[], maxMessages: number): Message[] {
+  const newSystem = added.some((message) => message.role === 'system')
+  const all = [...(newSystem ? stored.filter((message) => message.role !== 'system') : stored), ...added]
+  if (all.length <= maxMessages) return all
+  const system = all.filter((message) => message.role === 'system')
+  const rest = all.filter((message) => message.role !== 'system')
+  const over = Math.max(0, rest.length - Math.max(0, maxMessages - system.length))
+  // Start the window at a user message: never mid-turn, never with an orphan tool response.
+  let cut = over
+  while (cut < rest.length && rest[cut]!.role !== 'user') cut++
+  // A single turn longer than the window is kept whole rather than lost.
+  if (cut === rest.length) cut = rest.findLastIndex((message) => message.role === 'user')
+  return [...system, ...rest.slice(Math.max(cut, 0))]
+}
