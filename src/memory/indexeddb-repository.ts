@@ -142,7 +142,7 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
           failure instanceof Error
             ? failure
             : new Error(
-                `IndexedDB '${this.databaseName}': the transaction was aborted${tx.error ? ` (${tx.error.message})` : failure !== undefined ? ` (${String(failure)})` : ''}; nothing was changed`,
+                `IndexedDB '${this.databaseName}': the transaction was aborted${tx.error ? ` (${tx.error.message})` : failure !== undefined ? ` (${JSON.stringify(failure)})` : ''}; nothing was changed`,
               ),
         )
       body(
