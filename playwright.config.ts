@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
 
 const port = 4179
+const pagesPort = 4180
 
 export default defineConfig({
   testDir: 'e2e',
@@ -18,10 +19,19 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    command: `npx vite build --mode demo --logLevel warn && npx vite preview --mode demo --port ${port} --strictPort --host 127.0.0.1`,
-    url: `http://127.0.0.1:${port}`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-  },
+  webServer: [
+    {
+      command: `npx vite build --mode demo --logLevel warn && npx vite preview --mode demo --port ${port} --strictPort --host 127.0.0.1`,
+      url: `http://127.0.0.1:${port}`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+    {
+      // The dev server, for the small test pages in e2e/pages/ that import the library's source.
+      command: `npx vite --port ${pagesPort} --strictPort --host 127.0.0.1 --logLevel warn`,
+      url: `http://127.0.0.1:${pagesPort}/e2e/pages/memory.html`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+  ],
 })

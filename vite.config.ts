@@ -18,6 +18,8 @@ export default defineConfig(({ mode }) => ({
     alias: {
       'advisor-chain/devtools': resolve(root, 'devtools/index.tsx'),
       'advisor-chain/webllm': resolve(root, 'src/webllm/index.ts'),
+      'advisor-chain/react': resolve(root, 'src/react/index.ts'),
+      'advisor-chain/playwright': resolve(root, 'src/playwright/index.ts'),
       'advisor-chain': resolve(root, 'src/index.ts'),
     },
   },
@@ -32,11 +34,13 @@ export default defineConfig(({ mode }) => ({
               index: resolve(root, 'src/index.ts'),
               devtools: resolve(root, 'devtools/index.tsx'),
               webllm: resolve(root, 'src/webllm/index.ts'),
+              react: resolve(root, 'src/react/index.ts'),
+              playwright: resolve(root, 'src/playwright/index.ts'),
             },
             formats: ['es'],
           },
           rolldownOptions: {
-            external: [/^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, /^@mlc-ai\/web-llm/, /^ajv($|\/)/],
+            external: [/^@playwright\//, /^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, /^@mlc-ai\/web-llm/, /^ajv($|\/)/],
           },
         }
       : { outDir: 'dist-demo', sourcemap: true },

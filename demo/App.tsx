@@ -1,103 +1,114 @@
-import { ChatClient, ScriptedChatModel, type Message } from 'advisor-chain'
-import { useMemo, useRef, useState } from 'react'
-import { loggingAdvisor, type ChainLogEntry } from './logging-advisor'
+import {
+  ApprovalQueue,
+  IndexedDBChatMemoryRepository,
+  MessageWindowChatMemory,
+  connectTestHarness,
+  fanOut,
+} from 'advisor-chain'
+import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
+import { useCallback, useMemo, useState } from 'react'
+import { AdvisorSettings } from './AdvisorSettings'
+import { buildClient, type ChainLogEntry } from './build-client'
+import { Chat } from './Chat'
+import { Conversations } from './Conversations'
+import { ModelPicker, type ActiveModel } from './ModelPicker'
+import { describeChoice } from './models'
+import { useSettings } from './settings'
+import { ToolsPanel } from './ToolsPanel'
+import { TripPlanner } from './TripPlanner'
 
-const replies = [
-  'Hello! I am the scripted model of the offline demo. Every word you see streamed through two advisors.',
-  'Each request passes the outer advisor, then the inner one, then reaches the model; the response comes back the other way.',
-]
+// One of each for the page: the devtools' store, the approval queue, the memory.
+const store = createDevtoolsStore({ maxRuns: 200 })
+const approvals = new ApprovalQueue()
+const repository = new IndexedDBChatMemoryRepository({ databaseName: 'advisor-chain-demo' })
+const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(40).build()
+// End-to-end tests (advisor-chain/playwright) install models and read traces through this harness.
+let install: (active: ActiveModel) => void = () => {}
+const harness = connectTestHarness({
+  onModel: (model, label) => install({ choice: { kind: 'installed', label }, model }),
+})
+const sink = fanOut(store, harness.sink)
+
+type Tab = 'model' | 'advisors' | 'tools' | 'trip'
 
 export function App() {
-  const [messages, setMessages] = useState<Message[]>([])
-  const [draft, setDraft] = useState('')
-  const [chainLog, setChainLog] = useState<ChainLogEntry[]>([])
-  const [busy, setBusy] = useState(false)
-  const abort = useRef<AbortController | null>(null)
-
-  const client = useMemo(() => {
-    const log = (entry: ChainLogEntry) => setChainLog((entries) => [...entries, entry])
-    const model = new ScriptedChatModel((_prompt, turn) => ({ text: replies[turn % replies.length]!, delayMs: 30 }))
-    return ChatClient.builder(model)
-      .defaultSystem('You are the advisor-chain demo.')
-      .defaultAdvisors(loggingAdvisor('Outer logger', 100, log), loggingAdvisor('Inner logger', 500, log))
-      .build()
-  }, [])
-
-  async function send(text: string) {
-    const history = messages
-    setMessages([...history, { role: 'user', text }, { role: 'assistant', text: '', toolCalls: [] }])
-    setChainLog([])
-    setBusy(true)
-    abort.current = new AbortController()
-    try {
-      const stream = client
-        .prompt()
-        .messages(...history)
-        .user(text)
-        .signal(abort.current.signal)
-        .stream()
-        .content()
-      for await (const delta of stream) {
-        setMessages((list) => {
-          const last = list.at(-1)!
-          return [...list.slice(0, -1), { ...last, text: ('text' in last ? last.text : '') + delta }] as Message[]
-        })
-      }
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      setMessages((list) => [...list.slice(0, -1), { role: 'assistant', text: `⚠ ${reason}`, toolCalls: [] }])
-    } finally {
-      setBusy(false)
-    }
+  const [settings, change] = useSettings()
+  const [active, setActive] = useState<ActiveModel>()
+  install = setActive
+  const [tab, setTab] = useState<Tab>('model')
+  const [conversationId, setConversationId] = useState(
+    () => localStorage.getItem('advisor-chain-demo-conversation') ?? 'chat-1',
+  )
+  const [log, setLog] = useState<ChainLogEntry[]>([])
+  const [refresh, setRefresh] = useState(0)
+  const onLog = useCallback((entry: ChainLogEntry) => setLog((entries) => [...entries.slice(-50), entry]), [])
+  const onActivity = useCallback(() => setRefresh((count) => count + 1), [])
+  const client = useMemo(
+    () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog }),
+    [active, settings, onLog],
+  )
+  const selectConversation = (id: string) => {
+    setConversationId(id)
+    localStorage.setItem('advisor-chain-demo-conversation', id)
   }
-
+  const tabs: Array<[Tab, string]> = [
+    ['model', 'Model'],
+    ['advisors', 'Advisors'],
+    ['tools', 'Tools'],
+    ['trip', 'Structured output'],
+  ]
   return (
-    <div className="page">
-      <header>
-        <h1>advisor-chain</h1>
-        <p>Offline demo — scripted replies</p>
-      </header>
-      <main className="chat" aria-label="Conversation">
-        {messages.length === 0 && <p className="empty">Say something to start a conversation.</p>}
-        {messages.map((message, index) => (
-          <div key={index} className={`bubble ${message.role}`} data-testid={`message-${message.role}`}>
-            {'text' in message ? message.text : ''}
+    <div className="app">
+      <header className="top">
+        <div className="brand">
+          <svg className="logo" viewBox="0 0 32 32" aria-hidden="true">
+            <rect x="3" y="9" width="14" height="14" rx="7" fill="none" stroke="currentColor" strokeWidth="3" />
+            <rect x="15" y="9" width="14" height="14" rx="7" fill="none" stroke="currentColor" strokeWidth="3" />
+          </svg>
+          <div>
+            <h1>advisor-chain</h1>
+            <p>Recursive advisors for LLMs in the browser — with the loop in plain sight.</p>
           </div>
-        ))}
-      </main>
-      <form
-        className="composer"
-        onSubmit={(event) => {
-          event.preventDefault()
-          if (!draft.trim() || busy) return
-          void send(draft.trim())
-          setDraft('')
-        }}
-      >
-        <input
-          aria-label="Message"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-          placeholder="Ask something…"
-        />
-        {busy ? (
-          <button type="button" onClick={() => abort.current?.abort()}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit">Send</button>
+        </div>
+        <span className="model-pill" data-testid="model-pill">
+          {active ? describeChoice(active.choice) : 'Choose a model'}
+        </span>
+      </header>
+      <div className="layout">
+        {settings.memory !== 'off' && (
+          <Conversations
+            repository={repository}
+            current={conversationId}
+            onSelect={selectConversation}
+            refresh={refresh}
+          />
         )}
-      </form>
-      <section className="chain-log" aria-label="Advisor chain">
-        <h2>Advisor chain</h2>
-        <ol>
-          {chainLog.map((entry, index) => (
-            <li key={index} data-testid="chain-entry">
-              {entry.phase === 'before' ? '→' : '←'} {entry.advisor} (order {entry.order}) {entry.phase}
-            </li>
-          ))}
-        </ol>
-      </section>
+        <Chat
+          client={client}
+          memory={settings.memory !== 'off' ? memory : undefined}
+          conversationId={conversationId}
+          offline={active?.choice.kind === 'scripted'}
+          {...(active ? {} : { disabledReason: 'Load a model (on the right) to start' })}
+          onActivity={onActivity}
+          approvals={approvals}
+        />
+        <aside className="side">
+          <div role="tablist" aria-label="Settings" className="tabs">
+            {tabs.map(([id, label]) => (
+              <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => setTab(id)}>
+                {label}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel">
+            {tab === 'model' && <ModelPicker active={active} onModel={setActive} />}
+            {tab === 'advisors' && <AdvisorSettings settings={settings} change={change} log={log} />}
+            {tab === 'tools' && <ToolsPanel />}
+            {tab === 'trip' && <TripPlanner client={client} validate={settings.validation} />}
+          </div>
+        </aside>
+      </div>
+      <AdvisorDevtools store={store} approvals={approvals} initialIsOpen enabled />
     </div>
   )
 }

@@ -1,4 +1,4 @@
-import { exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain'
+import { cassetteFromTrace, exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { TraceModel, type RunView, type Status } from './trace-model'
 
@@ -43,6 +43,8 @@ export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
   clear(): void
   /** Every event kept, as a trace file. */
   exportSession(): string
+  /** The model calls of one run (or of all runs) as a cassette for ReplayChatModel, as JSON. */
+  exportCassette(runId?: string): string
   /** Replaces what is shown with a trace file; throws a TraceFileError for a bad one (nothing changes then). */
   importSession(text: string): void
   /** Applies pending changes now (tests; the UI gets them once a frame). */
@@ -123,6 +125,12 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
       model.clear()
       store.setState({ selection: undefined, droppedRuns: 0 })
       changed()
+    },
+    exportCassette: (runId?: string) => {
+      const runs = runId
+        ? [model.run(runId)].filter((run) => run !== undefined)
+        : [...model.runs].sort((a, b) => a.order - b.order)
+      return JSON.stringify(cassetteFromTrace(runs.flatMap((run) => run.events)), null, 2)
     },
     exportSession: () => exportTrace([...model.runs].sort((a, b) => a.order - b.order).flatMap((run) => run.events)),
     importSession(text: string) {

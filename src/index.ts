@@ -6,6 +6,7 @@ export {
   isCallAdvisor,
   isStreamAdvisor,
   type Advisor,
+  type AnyAdvisor,
   type CallAdvisor,
   type CallAdvisorChain,
   type ChatClientRequest,
@@ -199,3 +200,7 @@ export {
   MessageChatMemoryAdvisorBuilder,
   type MessageChatMemoryAdvisorOptions,
 } from './advisors/memory'
+export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './replay/cassette'
+export { ReplayChatModel, ReplayMismatchError, promptDiff, type ReplayOptions } from './replay/replay-model'
+export { summarizeRun, type RunSummary } from './replay/run-summary'
+export { connectTestHarness, type HarnessHandle, type InstallableModel } from './testing/harness'

@@ -60,7 +60,7 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
                     savePreferences({ dock: next, size: nextSize })
                   }}
                 >
-                  {dock === 'bottom' ? '⇥' : '⤓'}
+                  {dock === 'bottom' ? 'Dock right' : 'Dock bottom'}
                 </button>
                 <button
                   type="button"
@@ -69,7 +69,7 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
                   aria-expanded="true"
                   onClick={() => toggle(false)}
                 >
-                  ✕
+                  ×
                 </button>
               </>
             }
@@ -90,7 +90,7 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
           aria-expanded="false"
           onClick={() => toggle(true)}
         >
-          ⛓ advisor-chain
+          advisor-chain devtools
         </button>
       )}
     </ShadowRoot>

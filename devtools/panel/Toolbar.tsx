@@ -36,7 +36,7 @@ export function Toolbar({ store, theme, onTheme, onError, children }: ToolbarPro
         aria-pressed={paused}
         onClick={() => (paused ? store.resume() : store.pause())}
       >
-        {paused ? '▶ Resume' : '⏸ Pause'}
+        {paused ? 'Resume' : 'Pause'}
       </button>
       <button type="button" className="tool-button" onClick={() => store.clear()}>
         Clear
@@ -50,6 +50,22 @@ export function Toolbar({ store, theme, onTheme, onError, children }: ToolbarPro
       </button>
       <button type="button" className="tool-button" onClick={() => file.current?.click()}>
         Import
+      </button>
+      <button
+        type="button"
+        className="tool-button"
+        title="The model calls of the selected run, for ReplayChatModel: a regression test without network or GPU"
+        onClick={() => {
+          try {
+            const runId = store.getState().selection?.runId
+            download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
+            onError(undefined)
+          } catch (error) {
+            onError((error as Error).message)
+          }
+        }}
+      >
+        Cassette
       </button>
       <input
         ref={file}
@@ -81,7 +97,7 @@ export function Toolbar({ store, theme, onTheme, onError, children }: ToolbarPro
         aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
         onClick={onTheme}
       >
-        {theme === 'dark' ? '☀' : '☾'}
+        {theme === 'dark' ? 'Light' : 'Dark'}
       </button>
       {children}
     </div>

@@ -7,8 +7,8 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from '../advisor'
-import { ROUND_KEY } from '../context-keys'
-import { emitChainEvent, type ChainEvent, type ChainEventListener } from '../events'
+import { ROUND_KEY, RUN_ID_KEY } from '../context-keys'
+import { emitChainEvent, newId, type ChainEvent, type ChainEventListener } from '../events'
 import { toolResponseMessage, type AssistantMessage, type Message } from '../messages'
 import type { ChatResponse } from '../model'
 import { ChatMemory } from '../memory/chat-memory'
@@ -48,7 +48,7 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
 
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     const id = this.#idOf(request.context)
-    const advised = await this.#before(request, id, chain.callAdvisors)
+    const advised = await this.#before(withRunId(request), id, chain.callAdvisors)
     const response = await chain.nextCall(advised)
     await this.#after(response.chatResponse, response.context, id, chain.callAdvisors)
     return response
@@ -58,7 +58,7 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     const id = this.#idOf(request.context)
     return new StoringStream(
-      async () => chain.nextStream(await this.#before(request, id, chain.streamAdvisors)),
+      async () => chain.nextStream(await this.#before(withRunId(request), id, chain.streamAdvisors)),
       (response, context) => this.#after(response, context, id, chain.streamAdvisors),
     )
   }
@@ -162,6 +162,13 @@ export class MessageChatMemoryAdvisorBuilder {
   build(): MessageChatMemoryAdvisor {
     return new MessageChatMemoryAdvisor(this.chatMemory, { ...this.#options })
   }
+}
+
+/** A run id from the start, so what memory reports before the tool loop starts belongs to the run. */
+function withRunId(request: ChatClientRequest): ChatClientRequest {
+  return RUN_ID_KEY in request.context
+    ? request
+    : { ...request, context: { ...request.context, [RUN_ID_KEY]: newId() } }
 }
 
 /** Whether `run` appears, in order and without gaps, somewhere in `messages` (compared by content). */

@@ -50,6 +50,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   readonly #chunks: boolean
   readonly #runs = new Map<string, { recorder: RunRecorder; placement: Placement }>()
   readonly #ended = new Map<string, { recorder: RunRecorder; placement: Placement }>()
+  /** Events of runs that have not started yet (an advisor outside the loop reports first). */
+  readonly #early = new Map<string, Array<[ChainEvent, Readonly<Record<string, unknown>>, string]>>()
   #seq = 0
   readonly #nextSeq = () => this.#seq++
 
@@ -121,10 +123,11 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       const placement: Placement = this.order > event.loopOrder ? 'inside-loop' : 'outside-loop'
       this.#runs.set(runId, { recorder, placement })
       recorder.start(event.mode, placement, layout(event.advisors, event.loopOrder))
+      this.#flushEarly(runId)
       return
     }
     const entry = this.#runs.get(runId) ?? this.#ended.get(runId)
-    if (!entry) return
+    if (!entry) return this.#holdEarly(runId, event, context, source)
     const run = entry.recorder
     switch (event.type) {
       case 'tool-execution-start':
@@ -184,6 +187,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     this.#runs.set(runId, { recorder, placement })
     const loopOrder = toolAdvisor?.order ?? Number.POSITIVE_INFINITY
     recorder.start(mode, placement, layout(advisors, loopOrder))
+    this.#flushEarly(runId)
     const forwarded =
       existing === runId ? request : { ...request, context: { ...request.context, [RUN_ID_KEY]: runId } }
     return { run: recorder, round: placement === 'no-loop' ? 1 : 0, placement, forwarded }
@@ -218,6 +222,22 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     // An advisor outside the loop (an evaluation) may still report on the run after it ended.
     this.#ended.set(run.runId, entry)
     if (this.#ended.size > ENDED_RUNS_KEPT) this.#ended.delete(this.#ended.keys().next().value!)
+  }
+
+  #holdEarly(runId: string, event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {
+    let held = this.#early.get(runId)
+    if (!held) {
+      this.#early.set(runId, (held = []))
+      if (this.#early.size > ENDED_RUNS_KEPT) this.#early.delete(this.#early.keys().next().value!)
+    }
+    if (held.length < 50) held.push([event, context, source])
+  }
+
+  #flushEarly(runId: string): void {
+    const held = this.#early.get(runId)
+    if (!held) return
+    this.#early.delete(runId)
+    for (const [event, context, source] of held) this.onChainEvent(event, context, source)
   }
 
   #recorder(runId: string): RunRecorder {

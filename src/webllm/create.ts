@@ -4,16 +4,7 @@ import type { ToolStrategy, WebLLMEngine } from './engine'
 import { webllmError } from './errors'
 import { WebLLMChatModel, defaultToolStrategy } from './model'
 import { ChatModelError } from '../models/errors'
-
-/** Loading progress, as WebLLM reports it: a fraction from 0 to 1 and a line of text. */
-export interface LoadProgress {
-  fraction: number
-  text: string
-  /** Megabytes fetched so far and in all, when WebLLM's text says so. */
-  loadedMB?: number
-  totalMB?: number
-  elapsedSeconds: number
-}
+import { toProgress, type LoadProgress } from './progress'
 
 export interface WebLLMCreateOptions {
   /** A WebLLM model id; the q4f32 variant of a q4f16 model is used when the GPU lacks shader-f16. */
@@ -78,14 +69,4 @@ function unavailable(report: WebGPUReport): ChatModelError {
     code: report.reason ?? 'unavailable',
     retryable: false,
   })
-}
-
-/** WebLLM reports e.g. "Fetching param cache[12/40]: 310MB fetched. 45% completed, 30 secs elapsed." */
-export function toProgress(report: InitProgressReport): LoadProgress {
-  const progress: LoadProgress = { fraction: report.progress, text: report.text, elapsedSeconds: report.timeElapsed }
-  const fetched = /(\d+(?:\.\d+)?)\s*MB fetched/i.exec(report.text)
-  if (fetched) progress.loadedMB = Number(fetched[1])
-  const total = /of\s+(\d+(?:\.\d+)?)\s*MB/i.exec(report.text)
-  if (total) progress.totalMB = Number(total[1])
-  return progress
 }

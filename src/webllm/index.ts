@@ -1,7 +1,8 @@
 // advisor-chain/webllm: in-browser models on WebGPU. WebLLM itself is loaded only on demand.
 export { checkWebGPU, modelVariantFor, type WebGPUReport } from './capabilities'
 export { deleteCachedModel, isModelCached, listModels, type WebLLMModelInfo } from './catalogue'
-export { toProgress, type LoadProgress, type WebLLMCreateOptions } from './create'
+export type { WebLLMCreateOptions } from './create'
+export { toProgress, type LoadProgress } from './progress'
 export type { ToolStrategy, WebLLMEngine } from './engine'
 export { webllmError } from './errors'
 export { WebLLMChatModel, defaultToolStrategy, type WebLLMChatModelOptions } from './model'

@@ -1,0 +1,99 @@
+import { OutputParseError, type ChatClient, type FromJsonSchema } from 'advisor-chain'
+import { useState } from 'react'
+
+// Structured output: the answer is a validated object, rendered as a card. A plain JSON Schema, so
+// it is checked by ajv, or by the interpreting validator in pages whose CSP forbids eval.
+const tripSchema = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    title: { type: 'string' },
+    stops: {
+      type: 'array',
+      minItems: 2,
+      items: {
+        type: 'object',
+        properties: {
+          time: { type: 'string', pattern: '^\\d{2}:\\d{2}$' },
+          place: { type: 'string' },
+          note: { type: 'string' },
+        },
+        required: ['time', 'place'],
+      },
+    },
+    budgetEUR: { type: 'number', minimum: 0 },
+  },
+  required: ['city', 'title', 'stops', 'budgetEUR'],
+} as const
+
+type Trip = FromJsonSchema<typeof tripSchema>
+
+export function TripPlanner({ client, validate }: { client: ChatClient | undefined; validate: boolean }) {
+  const [city, setCity] = useState('Lisbon')
+  const [trip, setTrip] = useState<Trip>()
+  const [error, setError] = useState<{ message: string; text?: string }>()
+  const [busy, setBusy] = useState(false)
+  const plan = async () => {
+    if (!client) return
+    setBusy(true)
+    setError(undefined)
+    setTrip(undefined)
+    try {
+      setTrip(await client.prompt(`Plan a day trip to ${city}.`).call().entity(tripSchema, { validate }))
+    } catch (failure) {
+      setError(
+        failure instanceof OutputParseError
+          ? { message: failure.message, text: failure.text }
+          : { message: (failure as Error).message },
+      )
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section className="card" aria-labelledby="trip-heading">
+      <h2 id="trip-heading">Structured output</h2>
+      <p className="hint">
+        <code>entity(schema{validate ? ', { validate: true }' : ''})</code>: the answer must match a zod schema.
+        {validate
+          ? ' An invalid answer is sent back with the errors (watch the validation attempts in the devtools).'
+          : ' Validation is off: an invalid answer fails.'}
+      </p>
+      <form
+        className="form inline"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void plan()
+        }}
+      >
+        <label>
+          Day trip to
+          <input value={city} onChange={(event) => setCity(event.target.value)} required />
+        </label>
+        <button type="submit" className="primary" disabled={!client || busy}>
+          {busy ? 'Planning…' : 'Plan'}
+        </button>
+      </form>
+      {trip && (
+        <article className="trip" data-testid="trip-card">
+          <h3>{trip.title}</h3>
+          <ol>
+            {trip.stops.map((stop) => (
+              <li key={`${stop.time}${stop.place}`}>
+                <time>{stop.time}</time> <strong>{stop.place}</strong>
+                {stop.note && <span className="muted"> — {stop.note}</span>}
+              </li>
+            ))}
+          </ol>
+          <p className="muted">Budget about €{trip.budgetEUR}</p>
+        </article>
+      )}
+      {error && (
+        <div className="error-text" role="alert" data-testid="trip-error">
+          {error.message}
+          {error.text && <pre>{error.text}</pre>}
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,90 @@
+import {
+  ChatClient,
+  HIGHEST_PRECEDENCE,
+  LOWEST_PRECEDENCE,
+  MessageChatMemoryAdvisor,
+  ObserverAdvisor,
+  RetryAdvisor,
+  ToolApprovalAdvisor,
+  ToolCallingAdvisor,
+  type AnyAdvisor,
+  type ApprovalQueue,
+  type CallAdvisor,
+  type ChatMemory,
+  type ChatModel,
+  type StreamAdvisor,
+  type TraceSink,
+} from 'advisor-chain'
+import type { Settings } from './settings'
+import { demoTools } from './tools'
+
+export const LOG_ORDERS = {
+  outside: HIGHEST_PRECEDENCE + 100,
+  inside: HIGHEST_PRECEDENCE + 350,
+  model: LOWEST_PRECEDENCE - 10,
+} as const
+
+export interface ChainLogEntry {
+  at: number
+  order: number
+  phase: 'request' | 'response'
+  messages: number
+}
+
+/** An advisor that only writes down when a request passes it and when its response comes back. */
+function loggingAdvisor(order: number, log: (entry: ChainLogEntry) => void): CallAdvisor & StreamAdvisor {
+  return {
+    name: 'Logging Advisor',
+    order,
+    async adviseCall(request, chain) {
+      log({ at: Date.now(), order, phase: 'request', messages: request.prompt.messages.length })
+      const response = await chain.nextCall(request)
+      log({ at: Date.now(), order, phase: 'response', messages: request.prompt.messages.length })
+      return response
+    },
+    async *adviseStream(request, chain) {
+      log({ at: Date.now(), order, phase: 'request', messages: request.prompt.messages.length })
+      yield* chain.nextStream(request)
+      log({ at: Date.now(), order, phase: 'response', messages: request.prompt.messages.length })
+    },
+  }
+}
+
+/** The demo's ChatClient: the model, the browser tools, and the advisors the switches ask for. */
+export function buildClient(options: {
+  model: ChatModel
+  settings: Settings
+  sink: TraceSink
+  approvals: ApprovalQueue
+  memory: ChatMemory
+  log: (entry: ChainLogEntry) => void
+}): ChatClient {
+  const { model, settings, sink, approvals, memory, log } = options
+  const advisors: AnyAdvisor[] = [
+    new ObserverAdvisor({
+      sink,
+      order: settings.observerInside ? ObserverAdvisor.DEFAULT_ORDER : HIGHEST_PRECEDENCE + 100,
+    }),
+  ]
+  if (settings.memory !== 'off') {
+    advisors.push(
+      MessageChatMemoryAdvisor.builder(memory)
+        .order(settings.memory === 'inside' ? HIGHEST_PRECEDENCE + 350 : MessageChatMemoryAdvisor.DEFAULT_ORDER)
+        .build(),
+    )
+  }
+  if (settings.retry) advisors.push(RetryAdvisor.builder().maxAttempts(3).initialDelayMs(400).build())
+  if (settings.approval)
+    advisors.push(ToolApprovalAdvisor.builder().policy('delete_note', 'always').handler(approvals.handler).build())
+  if (settings.logging !== 'off') advisors.push(loggingAdvisor(LOG_ORDERS[settings.logging], log))
+  return ChatClient.builder(model)
+    .defaultSystem(
+      'You are the assistant of the advisor-chain demo page. Use the tools for anything about time, notes, the page theme, arithmetic and random numbers. Keep answers short.',
+    )
+    .defaultTools(...demoTools)
+    .defaultAdvisors(...advisors)
+    .toolCallingAdvisor(
+      ToolCallingAdvisor.builder().conversationHistoryEnabled(settings.loopHistory).maxIterations(settings.maxRounds),
+    )
+    .build()
+}

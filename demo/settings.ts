@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react'
+
+/** The switches of the advisor chain the demo lets the user flip. */
+export interface Settings {
+  loopHistory: boolean
+  maxRounds: number
+  observerInside: boolean
+  retry: boolean
+  logging: 'off' | 'outside' | 'inside' | 'model'
+  memory: 'off' | 'outside' | 'inside'
+  approval: boolean
+  validation: boolean
+}
+
+export const defaultSettings: Settings = {
+  loopHistory: true,
+  maxRounds: 8,
+  observerInside: true,
+  retry: true,
+  logging: 'off',
+  memory: 'outside',
+  approval: true,
+  validation: true,
+}
+
+const KEY = 'advisor-chain-demo-settings'
+
+export function useSettings(): [Settings, (change: Partial<Settings>) => void] {
+  const [settings, setSettings] = useState<Settings>(() => {
+    try {
+      return { ...defaultSettings, ...(JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<Settings>) }
+    } catch {
+      return defaultSettings
+    }
+  })
+  useEffect(() => {
+    localStorage.setItem(KEY, JSON.stringify(settings))
+  }, [settings])
+  return [settings, (change) => setSettings((current) => ({ ...current, ...change }))]
+}

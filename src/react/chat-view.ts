@@ -1,0 +1,80 @@
+import type { Message, TraceEvent } from '../index'
+
+/** A tool call as a chat UI shows it: what was asked, and what came back. */
+export interface ToolCallView {
+  id: string
+  name: string
+  arguments: string
+  status: 'running' | 'done' | 'error'
+  result?: string
+}
+
+/** One bubble of a chat UI. */
+export interface ChatMessageView {
+  id: string
+  role: 'user' | 'assistant'
+  text: string
+  toolCalls: ToolCallView[]
+  /** An assistant answer still arriving. */
+  pending?: boolean
+  /** Why the answer is missing or incomplete (stopped, failed). */
+  problem?: string
+}
+
+let counter = 0
+export const viewId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`
+
+/** Stored messages as bubbles: tool calls and their results are folded into the assistant's bubble. */
+export function toViews(messages: readonly Message[]): ChatMessageView[] {
+  const views: ChatMessageView[] = []
+  const calls = new Map<string, ToolCallView>()
+  for (const message of messages) {
+    if (message.role === 'user') views.push({ id: viewId('u'), role: 'user', text: message.text, toolCalls: [] })
+    else if (message.role === 'assistant') {
+      const last = views.at(-1)
+      const bubble: ChatMessageView =
+        last?.role === 'assistant' ? last : { id: viewId('a'), role: 'assistant', text: '', toolCalls: [] }
+      if (bubble !== last) views.push(bubble)
+      if (message.text) bubble.text = bubble.text ? `${bubble.text}\n\n${message.text}` : message.text
+      for (const call of message.toolCalls) {
+        const view: ToolCallView = { id: call.id, name: call.name, arguments: call.arguments, status: 'running' }
+        calls.set(call.id, view)
+        bubble.toolCalls.push(view)
+      }
+    } else if (message.role === 'tool') {
+      for (const response of message.responses) {
+        const view = calls.get(response.id)
+        if (view)
+          Object.assign(view, {
+            result: response.responseData,
+            status: response.responseData.startsWith('Error:') ? 'error' : 'done',
+          })
+      }
+    }
+  }
+  return views
+}
+
+/** The bubble after a trace event of the run that is answering into it. */
+export function withEvent(bubble: ChatMessageView, event: TraceEvent): ChatMessageView {
+  if (event.type === 'tool-start') {
+    const { id, name, arguments: args } = event.toolCall
+    return { ...bubble, toolCalls: [...bubble.toolCalls, { id, name, arguments: args, status: 'running' }] }
+  }
+  if (event.type === 'tool-end') {
+    return {
+      ...bubble,
+      toolCalls: bubble.toolCalls.map((call) =>
+        call.id === event.toolCall.id
+          ? {
+              ...call,
+              arguments: event.toolCall.arguments,
+              result: event.result,
+              status: event.error === undefined ? 'done' : 'error',
+            }
+          : call,
+      ),
+    }
+  }
+  return bubble
+}

@@ -1,0 +1,205 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import {
+  ChatMemory,
+  ObserverAdvisor,
+  isAbortError,
+  type ChatClient,
+  type ChatClientRequestSpec,
+  type Message,
+  type TraceEvent,
+} from '../index'
+import { toViews, viewId, withEvent, type ChatMessageView } from './chat-view'
+
+export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
+
+export interface UseChatOptions {
+  /** With memory the conversation is restored on mount (a reload) and only new messages are sent. */
+  memory?: ChatMemory
+  conversationId?: string
+  /** Adds to every request (options, advisors, params) before it is sent. */
+  configure?: (spec: ChatClientRequestSpec) => ChatClientRequestSpec
+}
+
+export interface UseChat {
+  messages: ChatMessageView[]
+  status: ChatStatus
+  error: Error | undefined
+  /** True when the restored conversation ended with tool calls that never ran (the page closed mid-turn). */
+  pendingTurn: boolean
+  /** Sends a user message and streams the answer into `messages`. */
+  send(text: string): Promise<void>
+  /** Continues a pending turn: its tool calls run (asking for approval again where needed) and the model answers. */
+  resume(): Promise<void>
+  /** Stops the answer being streamed (and any running tool). */
+  stop(): void
+  /** Asks again for the last user message, replacing the failed or stopped answer. */
+  retry(): Promise<void>
+  /** Forgets the conversation (and its memory). */
+  clear(): Promise<void>
+}
+
+/**
+ * A chat UI's state for a ChatClient: the messages, the answer streaming into them, tool calls as
+ * they run (seen by an ObserverAdvisor inside the tool loop, not guessed), stop and retry.
+ */
+export function useChat(client: ChatClient | undefined, options: UseChatOptions = {}): UseChat {
+  const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID, configure } = options
+  const [messages, setMessages] = useState<ChatMessageView[]>([])
+  const [status, setStatus] = useState<ChatStatus>(memory ? 'loading' : 'idle')
+  const [error, setError] = useState<Error>()
+  const [pendingTurn, setPendingTurn] = useState(false)
+  const abort = useRef<AbortController | undefined>(undefined)
+  const history = useRef<Message[]>([])
+  const latest = useRef(messages)
+  latest.current = messages
+
+  useEffect(() => {
+    let live = true
+    history.current = []
+    setError(undefined)
+    if (!memory) {
+      setMessages([])
+      setStatus('idle')
+      return
+    }
+    setStatus('loading')
+    memory
+      .get(conversationId)
+      .then((stored) => {
+        if (!live) return
+        setMessages(toViews(stored))
+        setPendingTurn(endsWithUnansweredCalls(stored))
+        setStatus('idle')
+      })
+      .catch((failure: unknown) => {
+        if (!live) return
+        setError(failure as Error)
+        setStatus('error')
+      })
+    return () => {
+      live = false
+      abort.current?.abort()
+    }
+  }, [memory, conversationId])
+
+  /** Streams an answer: to `text`, or (undefined) to the pending turn the conversation ended with. */
+  const answer = useCallback(
+    async (text: string | undefined) => {
+      if (!client) throw new Error('useChat has no ChatClient yet; pass one before sending')
+      abort.current?.abort()
+      const controller = new AbortController()
+      abort.current = controller
+      const resuming = text === undefined
+      const lastBubble = latest.current.at(-1)
+      const bubbleId = resuming && lastBubble?.role === 'assistant' ? lastBubble.id : viewId('a')
+      const update = (change: (bubble: ChatMessageView) => ChatMessageView) =>
+        setMessages((list) => list.map((message) => (message.id === bubbleId ? change(message) : message)))
+      setPendingTurn(false)
+      if (resuming) {
+        // The calls are answered again by this run; its events fill them in.
+        update((bubble) => ({
+          ...bubble,
+          pending: true,
+          toolCalls: bubble.toolCalls.filter((call) => call.status !== 'running'),
+        }))
+      } else {
+        setMessages((list) => [
+          ...list,
+          { id: viewId('u'), role: 'user', text, toolCalls: [] },
+          { id: bubbleId, role: 'assistant', text: '', toolCalls: [], pending: true },
+        ])
+      }
+      setError(undefined)
+      setStatus('streaming')
+      // Tool rounds as the loop runs them: an observer inside the loop reports each execution.
+      const watcher = new ObserverAdvisor({
+        name: 'useChat',
+        chunks: false,
+        performanceTrack: false,
+        sink: {
+          emit: (event: TraceEvent) => {
+            if (controller.signal.aborted) return
+            if (event.type === 'tool-start') setStatus('running-tools')
+            if (event.type === 'round-start' && event.round > 1) {
+              setStatus('streaming')
+              // Text of a later round starts a new paragraph, not the end of the last word.
+              update((bubble) =>
+                bubble.text && !/\s$/.test(bubble.text) ? { ...bubble, text: `${bubble.text}\n\n` } : bubble,
+              )
+            }
+            update((bubble) => withEvent(bubble, event))
+          },
+        },
+      })
+      let spec = client
+        .prompt()
+        .advisors(watcher)
+        .advisorParams({ [ChatMemory.CONVERSATION_ID]: conversationId })
+        .signal(controller.signal)
+      if (!memory) spec = spec.messages(...history.current)
+      if (text !== undefined) spec = spec.user(text)
+      if (configure) spec = configure(spec)
+      let reply = ''
+      try {
+        for await (const delta of spec.stream().content()) {
+          reply += delta
+          update((bubble) => ({ ...bubble, text: bubble.text + delta }))
+        }
+        if (!memory && text !== undefined)
+          history.current = [
+            ...history.current,
+            { role: 'user', text },
+            { role: 'assistant', text: reply, toolCalls: [] },
+          ]
+        update((bubble) => ({ ...bubble, pending: false }))
+        setStatus('idle')
+      } catch (failure) {
+        const stopped = isAbortError(failure)
+        update((bubble) => ({ ...bubble, pending: false, problem: stopped ? 'Stopped.' : (failure as Error).message }))
+        if (stopped) setStatus('idle')
+        else {
+          setError(failure as Error)
+          setStatus('error')
+        }
+      } finally {
+        if (abort.current === controller) abort.current = undefined
+      }
+    },
+    [client, memory, conversationId, configure],
+  )
+
+  const retry = useCallback(async () => {
+    const list = latest.current
+    const lastUser = list.findLastIndex((message) => message.role === 'user')
+    if (lastUser < 0) return
+    const text = list[lastUser]!.text
+    setMessages(list.slice(0, lastUser))
+    await answer(text)
+  }, [answer])
+
+  const clear = useCallback(async () => {
+    abort.current?.abort()
+    history.current = []
+    setMessages([])
+    setError(undefined)
+    setStatus('idle')
+    await memory?.clear(conversationId)
+  }, [memory, conversationId])
+
+  return {
+    messages,
+    status,
+    error,
+    pendingTurn,
+    send: (text: string) => answer(text),
+    resume: () => answer(undefined),
+    stop: () => abort.current?.abort(),
+    retry,
+    clear,
+  }
+}
+
+function endsWithUnansweredCalls(messages: readonly Message[]): boolean {
+  const last = messages.at(-1)
+  return last?.role === 'assistant' && last.toolCalls.length > 0
+}

@@ -1,0 +1,55 @@
+import type { ChatModel } from '../model'
+import { ScriptedChatModel, type ScriptedReply } from '../models/scripted'
+import { ReplayChatModel, type ReplayOptions } from '../replay/replay-model'
+import type { Cassette } from '../replay/cassette'
+import type { TraceEvent, TraceSink } from '../trace/events'
+
+/** A model the Playwright helpers can install: plain data, so it crosses from the test into the page. */
+export type InstallableModel =
+  | { kind: 'scripted'; replies: Array<string | (Omit<ScriptedReply, 'error'> & { error?: string })> }
+  | { kind: 'replay'; cassette: Cassette; options?: ReplayOptions }
+
+/** What the page exposes to the helpers, as `window.__advisorChain`. */
+export interface HarnessHandle {
+  events: TraceEvent[]
+  /** Runs already handed to a test by `waitForRun`. */
+  seen: string[]
+  installModel(model: InstallableModel): void
+  clear(): void
+}
+
+declare global {
+  interface Window {
+    __advisorChain?: HarnessHandle
+  }
+}
+
+/**
+ * Lets end-to-end tests drive an app: they can install a scripted or replayed model and read the
+ * trace of every run (give `sink` to the app's ObserverAdvisor, e.g. with `fanOut`). Enable it in
+ * test and demo builds; it adds a `window.__advisorChain` handle and nothing else.
+ */
+export function connectTestHarness(options: { onModel: (model: ChatModel, label: string) => void }): {
+  sink: TraceSink
+} {
+  const handle: HarnessHandle = {
+    events: [],
+    seen: [],
+    installModel(model) {
+      if (model.kind === 'scripted') {
+        const replies = model.replies.map((reply) =>
+          typeof reply === 'string' || reply.error === undefined ? reply : { ...reply, error: new Error(reply.error) },
+        )
+        options.onModel(new ScriptedChatModel(replies, { model: 'installed-by-test' }), 'Scripted by a test')
+      } else {
+        options.onModel(new ReplayChatModel(model.cassette, model.options), 'Replaying a cassette')
+      }
+    },
+    clear() {
+      handle.events.length = 0
+      handle.seen.length = 0
+    },
+  }
+  window.__advisorChain = handle
+  return { sink: { emit: (event) => void handle.events.push(event) } }
+}
