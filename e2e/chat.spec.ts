@@ -77,8 +77,13 @@ test('the Retry Advisor retries a flaky provider and the devtools show the retry
   await expect(devtools(page).getByTestId('timeline-retry')).toHaveCount(1)
 })
 
-test('an OpenAI-compatible server on loopback, replaying recorded streams, runs the tool loop', async ({ page }, testInfo) => {
-  const server = await replayServer({ body: recorded('openai/chat-stream-tool-call-role-with-tool.sse') }, { body: recorded('openrouter/chat-stream-usage.sse') })
+test('an OpenAI-compatible server on loopback, replaying recorded streams, runs the tool loop', async ({
+  page,
+}, testInfo) => {
+  const server = await replayServer(
+    { body: recorded('openai/chat-stream-tool-call-role-with-tool.sse') },
+    { body: recorded('openrouter/chat-stream-usage.sse') },
+  )
   try {
     await useOpenAICompatible(page, server.baseURL, 'gpt-4o-mini', 'sk-e2e-0123456789abcdefghij')
     await clearTrace(page)
@@ -91,11 +96,14 @@ test('an OpenAI-compatible server on loopback, replaying recorded streams, runs 
     expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({
       role: 'tool',
       tool_call_id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj',
-      content: "Error: unknown tool 'get_capital'. Available tools: local_time, add_note, list_notes, delete_note, set_theme, calculate, random_number.",
+      content:
+        "Error: unknown tool 'get_capital'. Available tools: local_time, add_note, list_notes, delete_note, set_theme, calculate, random_number.",
     })
     const run = await waitForRun(page)
     expect(run.rounds).toHaveLength(2)
-    expect(JSON.stringify(await page.evaluate(() => window.__advisorChain!.events))).not.toContain('sk-e2e-0123456789abcdefghij')
+    expect(JSON.stringify(await page.evaluate(() => window.__advisorChain!.events))).not.toContain(
+      'sk-e2e-0123456789abcdefghij',
+    )
     await page.screenshot({ path: testInfo.outputPath('openai-compatible.png'), fullPage: true })
   } finally {
     await server.close()
@@ -103,7 +111,11 @@ test('an OpenAI-compatible server on loopback, replaying recorded streams, runs 
 })
 
 test('a provider error from a real HTTP response is shown with its advice', async ({ page }) => {
-  const server = await replayServer({ status: 401, contentType: 'application/json', body: recorded('openai/error-401-invalid-api-key.json') })
+  const server = await replayServer({
+    status: 401,
+    contentType: 'application/json',
+    body: recorded('openai/error-401-invalid-api-key.json'),
+  })
   try {
     await useOpenAICompatible(page, server.baseURL)
     await demo(page).getByRole('textbox', { name: 'Message', exact: true }).fill('Hello?')

@@ -57,12 +57,19 @@ export function recorded(file: string): Buffer {
 export async function replayServer(...bodies: Array<{ status?: number; contentType?: string; body: Buffer | string }>) {
   const requests: Array<{ authorization: string | undefined; body: { messages: Array<Record<string, unknown>> } }> = []
   const server: Server = createServer((request, response) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS' }
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+    }
     if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end()
     let text = ''
     request.on('data', (chunk: Buffer) => (text += chunk.toString()))
     request.on('end', () => {
-      requests.push({ authorization: request.headers.authorization, body: JSON.parse(text) as { messages: Array<Record<string, unknown>> } })
+      requests.push({
+        authorization: request.headers.authorization,
+        body: JSON.parse(text) as { messages: Array<Record<string, unknown>> },
+      })
       const next = bodies[requests.length - 1] ?? bodies.at(-1)!
       response.writeHead(next.status ?? 200, { ...cors, 'content-type': next.contentType ?? 'text/event-stream' })
       response.end(next.body)
@@ -70,11 +77,20 @@ export async function replayServer(...bodies: Array<{ status?: number; contentTy
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return { baseURL: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }
 
 /** Points the demo at an OpenAI-compatible server through the model picker, as a user would. */
-export async function useOpenAICompatible(page: Page, baseURL: string, model = 'gpt-4o-mini', apiKey = ''): Promise<void> {
+export async function useOpenAICompatible(
+  page: Page,
+  baseURL: string,
+  model = 'gpt-4o-mini',
+  apiKey = '',
+): Promise<void> {
   const app = demo(page)
   await app.getByRole('tab', { name: 'Model' }).click()
   await app.getByRole('radio', { name: 'OpenAI-compatible' }).click()
