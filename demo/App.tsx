@@ -105,7 +105,13 @@ export function App() {
               {tab === 'model' && <ModelPicker active={active} onModel={setActive} />}
               {tab === 'advisors' && <AdvisorSettings settings={settings} change={change} log={log} />}
               {tab === 'tools' && <ToolsPanel />}
-              {tab === 'trip' && <TripPlanner client={client} validate={settings.validation} />}
+              {tab === 'trip' && (
+                <TripPlanner
+                  client={client}
+                  validate={settings.validation}
+                  onValidate={(validation) => change({ validation })}
+                />
+              )}
             </div>
           </aside>
         </div>

@@ -1,4 +1,4 @@
-import { reconstructMessages, type Message, type TraceEvent } from 'advisor-chain'
+import { reconstructMessages, type Message, type TraceEvent, type TraceEventOf } from 'advisor-chain'
 import { useState } from 'react'
 import type { Selection } from '../store'
 import type { RoundView, RunView } from '../trace-model'
@@ -37,13 +37,7 @@ export function Inspector({ run, selection }: { run: RunView; selection: Selecti
   }
   if (span?.kind === 'validation') {
     const attempt = round.validations.find((candidate) => candidate.attempt === span.attempt)
-    if (attempt)
-      return (
-        <Detail
-          title={`Validation attempt ${attempt.attempt}: ${attempt.valid ? 'valid' : 'invalid'}`}
-          event={attempt}
-        />
-      )
+    if (attempt) return <ValidationDetail attempt={attempt} />
   }
   if (span?.kind === 'retry') {
     const retry = round.retries.find((candidate) => candidate.attempt === span.attempt)
@@ -189,6 +183,44 @@ function ToolDetail({ tool, events }: { tool: RoundView['tools'][number]; events
           <summary className="muted">Raw events</summary>
           <pre>{JSON.stringify(events, null, 2)}</pre>
         </details>
+      </div>
+    </div>
+  )
+}
+
+/** One validation attempt: the answer, what was wrong with it, and what goes back to the model. */
+function ValidationDetail({ attempt }: { attempt: TraceEventOf<'validation'> }) {
+  return (
+    <div className="inspector" aria-label={`Validation attempt ${attempt.attempt}`}>
+      <div className="inspector-body" data-testid="inspector">
+        <h3>
+          Validation attempt {attempt.attempt}: {attempt.valid ? 'valid' : 'invalid'}
+          {attempt.durationMs !== undefined && <span className="muted"> · {duration(attempt.durationMs)}</span>}
+        </h3>
+        {attempt.errors.length > 0 && (
+          <>
+            <h4>Errors</h4>
+            <ul className="errors">
+              {attempt.errors.map((error) => (
+                <li key={error}>
+                  <code>{error}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {attempt.retryWith !== undefined && (
+          <>
+            <h4>Appended to the last user message for the next attempt</h4>
+            <pre>{attempt.retryWith}</pre>
+          </>
+        )}
+        {attempt.output !== undefined && (
+          <>
+            <h4>The model's answer</h4>
+            <pre>{prettyJson(attempt.output)}</pre>
+          </>
+        )}
       </div>
     </div>
   )

@@ -82,6 +82,8 @@ button:focus-visible, input:focus-visible, select:focus-visible, [tabindex]:focu
 .kind.model { color: var(--model); } .kind.tool { color: var(--tool); } .kind.validation { color: var(--valid); } .kind.retry { color: var(--retry); } .kind.bad { color: var(--bad); }
 .inspector { flex: 1 1 45%; min-height: 120px; display: flex; flex-direction: column; border-top: 1px solid var(--line); }
 .inspector-body { overflow: auto; flex: 1; padding: 10px 12px; }
+.inspector-body h3 { font-size: 13px; margin: 0 0 8px; } .inspector-body h4 { font-size: 11px; text-transform: uppercase; letter-spacing: .03em; color: var(--fg2); margin: 10px 0 4px; }
+.errors { margin: 0; padding-left: 18px; color: var(--bad); }
 .message { border: 1px solid var(--line); border-radius: 8px; margin-bottom: 8px; overflow: hidden; }
 .message.added { border-color: var(--ok); } .message.removed { border-color: var(--bad); opacity: .8; }
 .message-head { display: flex; gap: 8px; align-items: center; padding: 3px 8px; background: var(--bg2); font-size: 11px; font-weight: 650; text-transform: uppercase; letter-spacing: .03em; color: var(--fg2); }
