@@ -1,9 +1,14 @@
-// Builds each bench/*.bench.ts for Node with Vite (production code, no test transforms), runs it in a
-// fresh process and prints one JSON document with every result. Usage: npm run bench [-- name-filter]
+// Builds each bench/*.bench.ts with Vite (production code, no test transforms), runs it in a fresh
+// Node process — and the benches in BROWSER_BENCHES also in Chromium — and prints one JSON document
+// with every result. Usage: npm run bench [-- name-filter]
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { chromium } from '@playwright/test'
 import { build } from 'vite'
+import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
+
+const BROWSER_BENCHES = ['stream-throughput']
 
 const root = join(import.meta.dirname, '..')
 const outDir = join(root, 'node_modules', '.bench')
@@ -36,6 +41,33 @@ for (const file of benches) {
     process.exit(1)
   }
   const lines = run.stdout.trim().split('\n')
-  results.push(JSON.parse(lines.at(-1)))
+  results.push({ ...JSON.parse(lines.at(-1)), runtime: `Node ${process.version}` })
+}
+for (const name of BROWSER_BENCHES.filter((bench) => bench.includes(filter))) {
+  await build({
+    root,
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      outDir: join(outDir, 'browser'),
+      emptyOutDir: false,
+      minify: true,
+      lib: { entry: join('bench', `${name}.bench.ts`), formats: ['es'], fileName: () => `${name}.js` },
+      // One file: an inline module script cannot import chunks.
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  })
+  const browser = await chromium.launch(chromiumLaunchOptions())
+  try {
+    const page = await browser.newPage()
+    const reported = new Promise((resolve, reject) => {
+      page.on('console', (message) => message.text().startsWith('{"bench"') && resolve(message.text()))
+      page.on('pageerror', reject)
+    })
+    await page.addScriptTag({ type: 'module', content: readFileSync(join(outDir, 'browser', `${name}.js`), 'utf8') })
+    results.push({ ...JSON.parse(await reported), runtime: `Chromium ${browser.version()}` })
+  } finally {
+    await browser.close()
+  }
 }
 console.log(JSON.stringify({ node: process.version, results }, null, 2))

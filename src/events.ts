@@ -89,11 +89,21 @@ export function emitChainEvent(
   }
 }
 
-/** A short random id (run ids); `crypto.randomUUID` needs a secure context, so it is not relied on. */
+let session: string | undefined
+let counter = 0
+
+/**
+ * A short unique id (run ids): random per page or process, then a counter — one call to the
+ * random source per session keeps a run cheap. `crypto.randomUUID` needs a secure context, so it
+ * is not relied on.
+ */
 export function newId(): string {
-  const bytes = new Uint8Array(12)
-  crypto.getRandomValues(bytes)
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  if (session === undefined) {
+    const bytes = new Uint8Array(6)
+    crypto.getRandomValues(bytes)
+    session = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  }
+  return `${session}${(counter++).toString(36).padStart(4, '0')}`
 }
 
 export function errorInfo(error: unknown): ErrorInfo {
