@@ -89,3 +89,20 @@ export function runFigures(run: RunView): RunFigures {
     toolErrors: run.toolErrors,
   }
 }
+
+/** How a run reads at a glance: its status, `problem` when it ended ok despite a failure, `incomplete` for an imported run that never ended. */
+export type RunState = Status | 'problem' | 'incomplete'
+
+export function runState(run: RunView): RunState {
+  if (run.status === 'running') return run.live ? 'running' : 'incomplete'
+  return run.status === 'ok' && run.hasProblem ? 'problem' : run.status
+}
+
+export const RUN_STATE_WORDS: Record<RunState, string> = {
+  running: 'running',
+  ok: 'ok',
+  problem: 'problems',
+  error: 'failed',
+  aborted: 'aborted',
+  incomplete: 'incomplete',
+}

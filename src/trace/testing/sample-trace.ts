@@ -71,6 +71,8 @@ export interface SampleRunOptions {
   chunks?: number
   /** Make the first tool call of round 1 fail. */
   toolError?: boolean
+  /** What every tool answers (default a small JSON object). */
+  toolResult?: string
   /** The final answer. */
   answer?: string
   /** Leave the run unfinished after this many events. */
@@ -89,6 +91,7 @@ export function sampleRun(options: SampleRunOptions = {}): TraceEvent[] {
   const parallel = options.parallel ?? 1
   const chunkCount = options.chunks ?? 3
   const answer = options.answer ?? 'It is 12:00 in UTC.'
+  const toolResult = options.toolResult ?? JSON.stringify({ time: '12:00', zone: 'UTC' })
   let t = options.t0 ?? 1000
   let seq = options.seq ?? 0
   const events: TraceEvent[] = []
@@ -147,7 +150,7 @@ export function sampleRun(options: SampleRunOptions = {}): TraceEvent[] {
       calls.forEach((toolCall, index) => {
         t = toolsStart + 120 + index * 10
         const failed = options.toolError && round === 1 && index === 0
-        const result = failed ? 'Error: the clock is broken' : JSON.stringify({ time: '12:00', zone: 'UTC' })
+        const result = failed ? 'Error: the clock is broken' : toolResult
         emit(
           round,
           {
@@ -167,7 +170,7 @@ export function sampleRun(options: SampleRunOptions = {}): TraceEvent[] {
         responses: calls.map((toolCall) => ({
           id: toolCall.id,
           name: toolCall.name,
-          responseData: JSON.stringify({ time: '12:00', zone: 'UTC' }),
+          responseData: toolResult,
         })),
       })
     } else {
