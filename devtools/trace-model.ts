@@ -32,6 +32,8 @@ export interface ModelSpan {
   request?: TraceEventOf<'model-request'>
   response?: TraceEventOf<'model-response'>
   chunks: number
+  /** The text streamed so far, in arrival order (the response, once in, has the whole text). */
+  streamed: string
 }
 
 export interface RoundView {
@@ -224,7 +226,7 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'model-request': {
       const round = roundOf(run, event.round, event.t)
-      const model = (round.model ??= { start: event.t, chunks: 0 })
+      const model = (round.model ??= { start: event.t, chunks: 0, streamed: '' })
       model.start = event.t
       model.request = event
       if (event.round < state.labelRound) {
@@ -239,6 +241,7 @@ function apply(state: RunState, event: TraceEvent): void {
     case 'model-chunk': {
       const model = modelOf(run, event.round, event.t)
       model.chunks++
+      model.streamed += event.text
       if (
         (event.text !== '' || event.toolCalls?.length) &&
         (model.firstToken === undefined || event.t < model.firstToken)
@@ -248,7 +251,7 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'model-response': {
       const round = roundOf(run, event.round, event.t - event.durationMs)
-      const model = (round.model ??= { start: event.t - event.durationMs, chunks: 0 })
+      const model = (round.model ??= { start: event.t - event.durationMs, chunks: 0, streamed: '' })
       model.response = event
       if (round.tools.length > 1) round.tools.sort(byCallOrder(round))
       model.end = event.t
@@ -380,7 +383,7 @@ function roundOf(run: RunView, number: number, t: number): RoundView {
 
 function modelOf(run: RunView, number: number, t: number): ModelSpan {
   const round = roundOf(run, number, t)
-  round.model ??= { start: t, chunks: 0 }
+  round.model ??= { start: t, chunks: 0, streamed: '' }
   return round.model
 }
 

@@ -83,6 +83,39 @@ test('a two-round tool conversation shows both rounds, the tool call with its re
   await page.screenshot({ path: testInfo.outputPath('chain-view.png') })
 })
 
+test('the timeline is live while a run streams, and the keyboard walks it', async ({ page }, testInfo) => {
+  await openDemo(page)
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Tell me a long story')
+  await page.getByRole('button', { name: 'Send', exact: true }).click()
+  const devtools = panel(page)
+  const run = devtools.getByTestId('run-row').first()
+  await expect(run).toHaveAttribute('data-status', 'running')
+  const model = devtools.getByTestId('timeline-model').first()
+  await expect(model).toHaveAccessibleName(/streaming…/)
+  const streaming = devtools.locator('.bar.model.live .streaming')
+  await expect(streaming).toBeVisible()
+  const width = async () => (await streaming.boundingBox())?.width ?? 0
+  const before = await width()
+  await expect.poll(width).toBeGreaterThan(before)
+  await page.screenshot({ path: testInfo.outputPath('live-streaming.png') })
+  await page.getByRole('button', { name: 'Stop', exact: true }).click()
+  await expect(run).toHaveAttribute('data-status', 'aborted')
+
+  await ask(page, 'What time is it here?')
+  await expect(devtools.getByTestId('timeline-round')).toHaveCount(2)
+  await devtools.getByTestId('timeline-round').first().focus()
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
+  await expect(devtools.getByTestId('timeline-tool')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(devtools.getByTestId('inspector')).toContainText('local_time()')
+  await page.keyboard.press('End')
+  await expect(devtools.getByTestId('timeline-model').last()).toBeFocused()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Tab')
+  await expect(devtools.getByRole('tab', { name: 'Prompt' })).toBeFocused()
+})
+
 test('the session exports to a file and imports again; a malformed file is refused with its first problem', async ({
   page,
 }, testInfo) => {

@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { PanelFrame, type DevtoolsPanelProps } from './DevtoolsPanel'
+import { plural } from './format'
 import { preferences, savePreferences } from './preferences'
 import { ShadowRoot } from './shadow-root'
 import { useDevtools } from './use-devtools'
@@ -125,7 +126,7 @@ function Toggle({ store, onOpen }: { store: DevtoolsPanelProps['store']; onOpen:
     <button
       type="button"
       className="floating-toggle"
-      aria-label={`Open the advisor-chain devtools (${runs.length} runs${problems ? `, ${problems} with problems` : ''})`}
+      aria-label={`Open the advisor-chain devtools (${plural(runs.length, 'run')}${problems ? `, ${problems} with problems` : ''})`}
       aria-expanded="false"
       data-testid="devtools-toggle"
       onClick={onOpen}

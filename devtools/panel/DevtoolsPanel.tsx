@@ -1,5 +1,5 @@
 import type { ApprovalQueue } from 'advisor-chain'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { Approvals } from './Approvals'
 import { ErrorBoundary } from './ErrorBoundary'
@@ -50,12 +50,8 @@ function PanelContent({
   useDevtools(store, (state) => state.version)
   const selection = useDevtools(store, (state) => state.selection)
   const [imported, setImported] = useState<{ error?: string; name?: string }>({})
-  const runs = store.runs()
-  const run = (selection && store.run(selection.runId)) ?? runs[0]
-  // Follow the newest run until the user picks one.
-  useEffect(() => {
-    if (!selection && runs[0]) store.select({ runId: runs[0].id })
-  }, [selection, runs, store])
+  // Without a selection the panel follows the newest run.
+  const run = (selection && store.run(selection.runId)) ?? store.runs()[0]
   return (
     <>
       <Toolbar store={store} theme={theme} onTheme={onTheme} onImport={setImported}>

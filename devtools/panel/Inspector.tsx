@@ -123,6 +123,11 @@ export function Inspector({
               messages={[{ role: 'assistant', text: model.response.text, toolCalls: model.response.toolCalls }]}
               results={resultsOf(round)}
             />
+          ) : model && model.streamed !== '' && round.errors.length === 0 ? (
+            <>
+              <p className="muted">Streaming: {plural(model.chunks, 'chunk')} so far.</p>
+              <Messages messages={[{ role: 'assistant', text: model.streamed, toolCalls: [] }]} />
+            </>
           ) : round.errors.length > 0 ? (
             <pre className="bad-text">
               {round.errors.map((error) => `${error.error.name}: ${error.error.message}`).join('\n')}

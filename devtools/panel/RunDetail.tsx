@@ -8,6 +8,7 @@ import { clock, duration, plural, shortId, tokens } from './format'
 import { Inspector } from './Inspector'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
+import { useNow } from './use-now'
 import { Waterfall } from './Waterfall'
 
 type View = 'timeline' | 'chain'
@@ -19,6 +20,8 @@ export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }
   const [view, setView] = useState<View>('timeline')
   const warnings = chainWarnings(run)
   const figures = runFigures(run)
+  const live = run.live && run.status === 'running'
+  const now = useNow(live)
   const state = runState(run)
   const selected = selection?.runId === run.id ? selection : undefined
   return (
@@ -29,7 +32,10 @@ export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }
           <h2 title={run.label}>{run.label || `Run ${shortId(run.id)}`}</h2>
         </div>
         <div className="stats">
-          <Stat label="duration" value={duration(figures.durationMs)} />
+          <Stat
+            label={live ? 'so far' : 'duration'}
+            value={duration(live ? Math.max(now, run.lastT) - run.start : figures.durationMs)}
+          />
           <Stat label={figures.rounds === 1 ? 'round' : 'rounds'} value={String(figures.rounds)} />
           <Stat label="tokens in → out" value={tokens(figures.usage).replace(' tok', '') || '—'} />
           <Stat

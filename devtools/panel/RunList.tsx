@@ -21,8 +21,8 @@ const STATUS_FILTERS: Array<[StatusFilter, string]> = [
 export function RunList({ store }: { store: DevtoolsStore }) {
   useDevtools(store, (state) => state.version)
   const filter = useDevtools(store, (state) => state.filter)
-  const selected = useDevtools(store, (state) => state.selection?.runId)
   const all = store.runs()
+  const selected = useDevtools(store, (state) => state.selection?.runId) ?? all[0]?.id
   const runs = store.visibleRuns()
   const selectedIndex = Math.max(
     0,

@@ -75,7 +75,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
         title="The model calls of the selected run, for ReplayChatModel: a regression test without network or GPU"
         disabled={events === 0}
         onClick={() => {
-          const runId = store.getState().selection?.runId
+          const runId = store.getState().selection?.runId ?? store.runs()[0]?.id
           download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
         }}
       >

@@ -204,7 +204,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
           : failed
             ? round.errors[0]!.error.message
             : model.firstToken !== undefined
-              ? 'streaming…'
+              ? `streaming… ${model.streamed.slice(-120)}`
               : 'waiting for the model…',
         time: model.end === undefined ? undefined : model.end - model.start,
         running: model.end === undefined && !failed,

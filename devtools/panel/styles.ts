@@ -151,7 +151,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .row.round { background: var(--bg2); }
 .row.round:hover { background: var(--hover); }
 .row.round[aria-current='true'] { background: var(--accent-bg); }
-.row.round .name { font-weight: 700; }
+.row.round .name { font-weight: 700; flex: none; }
 .legend { display: flex; gap: 8px; min-width: 0; overflow: hidden; font-family: var(--mono); font-size: 10.5px; color: var(--fg2); }
 .legend > span { display: inline-flex; align-items: center; gap: 4px; }
 .legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
@@ -247,7 +247,12 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .resize:hover, .resize:focus-visible { background: rgba(70, 86, 224, .5); outline: none; }
 .dock.bottom .resize { height: 5px; left: 0; right: 0; top: -2px; cursor: ns-resize; }
 .dock.right .resize { width: 5px; top: 0; bottom: 0; left: -2px; cursor: ew-resize; }
-@container detail (max-width: 640px) { .legend { display: none; } }
+@container detail (max-width: 640px) {
+  .legend { display: none; }
+  .kind { min-width: 0; width: 8px; height: 8px; padding: 0; font-size: 0; border-radius: 2px; background: currentColor; }
+  .kind.tool { background: var(--tool); } .kind.bad { background: var(--bad); }
+  .row:not(.round) .names { padding-left: 22px; }
+}
 @container panel (max-width: 900px) {
   .runs { width: 220px; }
   .brand small, .counter, .divider { display: none; }

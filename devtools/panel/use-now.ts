@@ -8,5 +8,5 @@ export function useNow(ticking: boolean): number {
     const timer = setInterval(() => setNow(performance.now()), 100)
     return () => clearInterval(timer)
   }, [ticking])
-  return ticking ? Math.max(now, performance.now() - 100) : now
+  return now
 }
