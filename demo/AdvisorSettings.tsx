@@ -79,14 +79,6 @@ export function AdvisorSettings({
           />{' '}
           Ask before delete_note (Tool Approval Advisor)
         </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={settings.validation}
-            onChange={(event) => change({ validation: event.target.checked })}
-          />{' '}
-          Validate the trip plan (Structured Output Validation)
-        </label>
         <label>
           Logging Advisor
           <select

@@ -58,57 +58,65 @@ export function App() {
     ['trip', 'Structured output'],
   ]
   return (
-    <div className="app">
-      <header className="top">
-        <div className="brand">
-          <svg className="logo" viewBox="0 0 32 32" aria-hidden="true">
-            <rect x="3" y="9" width="14" height="14" rx="7" fill="none" stroke="currentColor" strokeWidth="3" />
-            <rect x="15" y="9" width="14" height="14" rx="7" fill="none" stroke="currentColor" strokeWidth="3" />
-          </svg>
-          <div>
-            <h1>advisor-chain</h1>
-            <p>Recursive advisors for LLMs in the browser — with the loop in plain sight.</p>
+    <>
+      <div className="app" id="demo">
+        <header className="top">
+          <div className="brand">
+            <svg className="logo" viewBox="0 0 32 32" aria-hidden="true">
+              <rect x="3" y="9" width="14" height="14" rx="7" fill="none" stroke="currentColor" strokeWidth="3" />
+              <rect x="15" y="9" width="14" height="14" rx="7" fill="none" stroke="currentColor" strokeWidth="3" />
+            </svg>
+            <div>
+              <h1>advisor-chain</h1>
+              <p>Recursive advisors for LLMs in the browser — with the loop in plain sight.</p>
+            </div>
           </div>
-        </div>
-        <span className="model-pill" data-testid="model-pill">
-          {active ? describeChoice(active.choice) : 'Choose a model'}
-        </span>
-      </header>
-      <div className="layout">
-        {settings.memory !== 'off' && (
-          <Conversations
-            repository={repository}
-            current={conversationId}
-            onSelect={selectConversation}
-            refresh={refresh}
+          <span className="model-pill" data-testid="model-pill">
+            {active ? describeChoice(active.choice) : 'Choose a model'}
+          </span>
+        </header>
+        <div className="layout">
+          {settings.memory !== 'off' && (
+            <Conversations
+              repository={repository}
+              current={conversationId}
+              onSelect={selectConversation}
+              refresh={refresh}
+            />
+          )}
+          <Chat
+            client={client}
+            memory={settings.memory !== 'off' ? memory : undefined}
+            conversationId={conversationId}
+            offline={active?.choice.kind === 'scripted'}
+            {...(active ? {} : { disabledReason: 'Load a model (on the right) to start' })}
+            onActivity={onActivity}
+            approvals={approvals}
           />
-        )}
-        <Chat
-          client={client}
-          memory={settings.memory !== 'off' ? memory : undefined}
-          conversationId={conversationId}
-          offline={active?.choice.kind === 'scripted'}
-          {...(active ? {} : { disabledReason: 'Load a model (on the right) to start' })}
-          onActivity={onActivity}
-          approvals={approvals}
-        />
-        <aside className="side">
-          <div role="tablist" aria-label="Settings" className="tabs">
-            {tabs.map(([id, label]) => (
-              <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => setTab(id)}>
-                {label}
-              </button>
-            ))}
-          </div>
-          <div role="tabpanel">
-            {tab === 'model' && <ModelPicker active={active} onModel={setActive} />}
-            {tab === 'advisors' && <AdvisorSettings settings={settings} change={change} log={log} />}
-            {tab === 'tools' && <ToolsPanel />}
-            {tab === 'trip' && <TripPlanner client={client} validate={settings.validation} />}
-          </div>
-        </aside>
+          <aside className="side">
+            <div role="tablist" aria-label="Settings" className="tabs">
+              {tabs.map(([id, label]) => (
+                <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => setTab(id)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+            <div role="tabpanel">
+              {tab === 'model' && <ModelPicker active={active} onModel={setActive} />}
+              {tab === 'advisors' && <AdvisorSettings settings={settings} change={change} log={log} />}
+              {tab === 'tools' && <ToolsPanel />}
+              {tab === 'trip' && (
+                <TripPlanner
+                  client={client}
+                  validate={settings.validation}
+                  onValidate={(validation) => change({ validation })}
+                />
+              )}
+            </div>
+          </aside>
+        </div>
       </div>
       <AdvisorDevtools store={store} approvals={approvals} initialIsOpen enabled />
-    </div>
+    </>
   )
 }

@@ -28,7 +28,13 @@ const tripSchema = {
 
 type Trip = FromJsonSchema<typeof tripSchema>
 
-export function TripPlanner({ client, validate }: { client: ChatClient | undefined; validate: boolean }) {
+export interface TripPlannerProps {
+  client: ChatClient | undefined
+  validate: boolean
+  onValidate: (validate: boolean) => void
+}
+
+export function TripPlanner({ client, validate, onValidate }: TripPlannerProps) {
   const [city, setCity] = useState('Lisbon')
   const [trip, setTrip] = useState<Trip>()
   const [error, setError] = useState<{ message: string; text?: string }>()
@@ -54,11 +60,16 @@ export function TripPlanner({ client, validate }: { client: ChatClient | undefin
     <section className="card" aria-labelledby="trip-heading">
       <h2 id="trip-heading">Structured output</h2>
       <p className="hint">
-        <code>entity(schema{validate ? ', { validate: true }' : ''})</code>: the answer must match a zod schema.
+        <code>entity(schema{validate ? ', { validate: true }' : ''})</code> turns the answer into an object that matches
+        a JSON Schema, rendered as a card.
         {validate
-          ? ' An invalid answer is sent back with the errors (watch the validation attempts in the devtools).'
-          : ' Validation is off: an invalid answer fails.'}
+          ? ' An invalid answer goes back to the model with the errors: watch the validation attempts in the devtools.'
+          : ' Validation is off: an answer that does not match fails.'}
       </p>
+      <label className="check">
+        <input type="checkbox" checked={validate} onChange={(event) => onValidate(event.target.checked)} /> Validate and
+        retry (Structured Output Validation Advisor)
+      </label>
       <form
         className="form inline"
         onSubmit={(event) => {

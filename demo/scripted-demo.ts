@@ -117,6 +117,8 @@ export function scriptedDemoModel(): ScriptedChatModel {
       if (lastOf(messages)?.role === 'tool') return answerFromTools(messages)
       if (prompt.options.responseFormat || lastUserText(messages).includes('JSON Schema')) return tripPlan(prompt)
       const text = lastUserText(messages).toLowerCase()
+      const echo = /^repeat:\s*([\s\S]*)$/i.exec(lastUserText(messages))?.[1]
+      if (echo !== undefined) return say(echo)
       if (/flaky/.test(text)) {
         if (flakyCalls++ % 2 === 0) {
           return {

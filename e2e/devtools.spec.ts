@@ -1,35 +1,249 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { exportTrace } from '../src/trace/file'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { waitForRun } from 'advisor-chain/playwright'
 import type { TraceEvent } from '../src/trace/events'
+import { exportTrace } from '../src/trace/file'
 import { sampleRun } from '../src/trace/testing/sample-trace'
+import { recordLargeSession } from './devtools-session'
+import { demo, devtools, openDemo, send } from './support'
 
-// The devtools panel of the demo page, driven as a user would: through its shadow root (open, so
-// Playwright's locators reach inside), the keyboard, downloads and the file chooser.
+test.beforeEach(async ({ page }) => {
+  await openDemo(page)
+})
+
+async function importFile(page: Page, name: string, text: string) {
+  await devtools(page)
+    .getByLabel('Import a trace file')
+    .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) })
+}
+
+test('the panel shows both rounds of a tool conversation, with arguments, result and the prompt diff', async ({
+  page,
+}, testInfo) => {
+  const panel = devtools(page)
+  await expect(panel.getByTestId('devtools-dock')).toBeVisible()
+  await send(page, 'Note: water the plants')
+  await waitForRun(page)
+
+  const run = panel.getByRole('option', { name: /Note: water the plants: ok, 2 rounds/ })
+  await expect(run).toBeVisible()
+  await expect(panel.getByTestId('timeline-round')).toHaveCount(2)
+  await expect(panel.getByTestId('timeline-model')).toHaveCount(2)
+
+  await panel.getByTestId('timeline-tool').click()
+  const inspector = panel.getByTestId('inspector')
+  await expect(inspector).toContainText('add_note')
+  await expect(inspector).toContainText('"text": "water the plants"')
+  await expect(inspector).toContainText('"id": "1"')
+
+  await panel.getByTestId('timeline-round').nth(1).click()
+  await panel.getByRole('tab', { name: 'Diff' }).click()
+  await expect(inspector).toContainText('Round 2 against round 1')
+  await expect(inspector.getByRole('region', { name: /assistant message, added/ })).toContainText('add_note')
+  await expect(inspector.getByRole('region', { name: /tool message, added/ })).toContainText('water the plants')
+
+  await panel.getByRole('tab', { name: 'Prompt' }).click()
+  await expect(inspector.getByRole('region', { name: /^user message/ })).toContainText('Note: water the plants')
+  await panel.getByRole('tab', { name: 'Tools' }).click()
+  await expect(inspector).toContainText('list_notes')
+  await page.screenshot({ path: testInfo.outputPath('devtools-two-rounds.png') })
+
+  await panel.getByRole('tab', { name: 'Chain' }).click()
+  await expect(panel.getByLabel('Tool loop')).toContainText('Observer Advisor')
+  await page.screenshot({ path: testInfo.outputPath('devtools-chain.png') })
+})
+
+test('open state and dock are remembered across reloads', async ({ page }) => {
+  const panel = devtools(page)
+  await panel.getByRole('button', { name: 'Dock to the right' }).click()
+  await expect(panel.getByTestId('devtools-dock')).toHaveClass(/right/)
+  await panel.getByRole('button', { name: 'Close devtools' }).click()
+  await expect(panel.getByTestId('devtools-dock')).toHaveCount(0)
+  await page.reload()
+  await expect(panel.getByRole('button', { name: 'Open advisor-chain devtools' })).toBeVisible()
+  await panel.getByRole('button', { name: 'Open advisor-chain devtools' }).click()
+  await expect(panel.getByTestId('devtools-dock')).toHaveClass(/right/)
+})
+
+test('model output and tool results render as text, never as HTML', async ({ page }) => {
+  const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+  const answer = await send(page, `Repeat: ${payload}`)
+  await expect(answer).toContainText(payload)
+  await send(page, `Note: ${payload}`)
+  await waitForRun(page)
+  const panel = devtools(page)
+  // The model's own text, as it answered.
+  await panel.getByTestId('run-row').filter({ hasText: 'Repeat:' }).click()
+  await panel.getByTestId('timeline-model').first().click()
+  await panel.getByRole('tab', { name: 'Response' }).click()
+  await expect(panel.getByTestId('inspector')).toContainText(payload)
+  // The payload inside tool arguments and results, as the JSON text they are.
+  await panel.getByTestId('run-row').filter({ hasText: 'Note:' }).click()
+  await panel.getByTestId('timeline-tool').first().click()
+  await expect(panel.getByTestId('inspector').getByTestId('tool-arguments')).toContainText(JSON.stringify(payload))
+  await expect(panel.getByTestId('inspector').getByTestId('tool-result')).toContainText(JSON.stringify(payload))
+  expect(await page.locator('img[src="x"]').count()).toBe(0)
+  expect(await panel.locator('img').count()).toBe(0)
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined()
+})
+
+test('a session exported and imported again shows the same runs', async ({ page }, testInfo) => {
+  await send(page, 'Note: call mum, then list my notes')
+  await send(page, 'What is 6 * 7?')
+  await waitForRun(page)
+  const panel = devtools(page)
+  await expect(panel.getByTestId('run-row').first()).not.toHaveAttribute('data-status', 'running')
+  const labels = await panel.getByTestId('run-row').allTextContents()
+  const downloading = page.waitForEvent('download')
+  await panel.getByRole('button', { name: 'Export' }).click()
+  const file = testInfo.outputPath('session.json')
+  await (await downloading).saveAs(file)
+  const text = readFileSync(file, 'utf8')
+  expect(JSON.parse(text)).toMatchObject({ format: 'advisor-chain-trace' })
+
+  await panel.getByRole('button', { name: 'Clear' }).click()
+  await expect(panel.getByTestId('run-row')).toHaveCount(0)
+  await importFile(page, 'session.json', text)
+  await expect(panel.getByTestId('run-row')).toHaveCount(labels.length)
+  expect(await panel.getByTestId('run-row').allTextContents()).toEqual(labels)
+  await panel.getByTestId('run-row').filter({ hasText: 'call mum' }).click()
+  await expect(panel.getByTestId('timeline-tool')).toHaveCount(2)
+})
+
+test('a malformed or hostile trace file is refused with a clear message and loses nothing', async ({ page }) => {
+  await send(page, 'What is 2 + 2?')
+  await waitForRun(page)
+  const panel = devtools(page)
+  await expect(panel.getByTestId('run-row')).toHaveCount(1)
+  await importFile(page, 'broken.json', '{"format": "advisor-chain-trace", "version": 1, "events": [')
+  await expect(panel.getByRole('alert')).toContainText('The file is not JSON')
+  const hostile =
+    '{"format":"advisor-chain-trace","version":1,"events":[{"__proto__":{"polluted":true},"type":"run-start"}]}'
+  await importFile(page, 'hostile.json', hostile)
+  await expect(panel.getByRole('alert')).toBeVisible()
+  expect(await page.evaluate(() => 'polluted' in Object.prototype)).toBe(false)
+  await expect(panel.getByTestId('run-row')).toHaveCount(1)
+})
+
+test('the panel keeps its styles to itself and the host page cannot restyle it', async ({ page }) => {
+  const before = await demo(page)
+    .getByRole('button', { name: 'Send' })
+    .evaluate((button) => {
+      const style = getComputedStyle(button)
+      return [style.backgroundColor, style.fontFamily, style.borderRadius]
+    })
+  const panel = devtools(page)
+  await page.addStyleTag({ content: 'button { background: rgb(255, 0, 0) !important; font-family: serif !important }' })
+  const toolbarButton = panel.getByRole('button', { name: 'Export' })
+  expect(await toolbarButton.evaluate((button) => getComputedStyle(button).backgroundColor)).not.toBe('rgb(255, 0, 0)')
+  // The panel's own stylesheet lives in its shadow root: nothing of it reaches the page.
+  const leaked = await page.evaluate(() =>
+    [...document.styleSheets].some((sheet) =>
+      [...sheet.cssRules].some((rule) => rule.cssText.includes('.toolbar') || rule.cssText.includes('.waterfall')),
+    ),
+  )
+  expect(leaked).toBe(false)
+  expect(before[0]).not.toBe('rgb(255, 0, 0)')
+})
+
+test('the panel is usable by keyboard and has names for screen readers', async ({ page }) => {
+  await send(page, 'Note: buy bread, then list my notes')
+  await waitForRun(page)
+  const panel = devtools(page)
+  await expect(panel.getByRole('listbox')).toBeVisible()
+  await expect(panel.getByRole('toolbar', { name: 'Devtools' })).toBeVisible()
+  await expect(panel.getByRole('tablist', { name: 'Run views' })).toBeVisible()
+  await panel.getByRole('button', { name: /^add_note/ }).focus()
+  await page.keyboard.press('Enter')
+  await expect(panel.getByTestId('inspector')).toContainText('buy bread')
+  await panel.getByRole('button', { name: /^Round 2/ }).focus()
+  await page.keyboard.press('Enter')
+  await panel.getByRole('tab', { name: 'Raw' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(panel.getByRole('tab', { name: 'Raw' })).toHaveAttribute('aria-selected', 'true')
+})
+
+test('ten thousand events keep the panel usable (times reported, not asserted)', async ({ page }, testInfo) => {
+  test.setTimeout(120_000)
+  const trace = await recordLargeSession()
+  const events = (JSON.parse(trace) as { events: unknown[] }).events.length
+  expect(events).toBeGreaterThanOrEqual(10_000)
+  const panel = devtools(page)
+
+  const importStart = Date.now()
+  await importFile(page, 'large.json', trace)
+  await expect(panel.getByTestId('run-row').first()).toBeVisible()
+  const importMs = Date.now() - importStart
+
+  await panel.getByRole('button', { name: 'Close devtools' }).click()
+  const openMs = await page.evaluate(async () => {
+    const host = [...document.querySelectorAll('[data-advisor-chain-devtools-host]')].at(-1)!
+    const root = host.shadowRoot!
+    const start = performance.now()
+    root.querySelector<HTMLButtonElement>('button[aria-label="Open advisor-chain devtools"]')!.click()
+    while (!root.querySelector('[data-testid="run-row"]')) await new Promise(requestAnimationFrame)
+    await new Promise(requestAnimationFrame)
+    return performance.now() - start
+  })
+
+  await panel.getByRole('searchbox', { name: 'Search runs' }).fill('long investigation')
+  await panel.getByRole('option', { name: /A long investigation: ok, 200 rounds/ }).click()
+  await expect(panel.getByTestId('timeline-round').first()).toBeVisible()
+  const scroll = await page.evaluate(async () => {
+    const host = [...document.querySelectorAll('[data-advisor-chain-devtools-host]')].at(-1)!
+    const list = host.shadowRoot!.querySelector<HTMLElement>('.scroll.waterfall')!
+    const frames: number[] = []
+    let last = performance.now()
+    for (let step = 0; step < 60; step++) {
+      list.scrollTop = ((step + 1) / 60) * (list.scrollHeight - list.clientHeight)
+      await new Promise(requestAnimationFrame)
+      const now = performance.now()
+      frames.push(now - last)
+      last = now
+    }
+    frames.sort((a, b) => a - b)
+    return {
+      rows: Math.round((list.scrollHeight - 22) / 26),
+      rendered: host.shadowRoot!.querySelectorAll('[data-testid^="timeline-"]').length,
+      medianFrameMs: frames[30]!,
+      worstFrameMs: frames.at(-1)!,
+    }
+  })
+  expect(scroll.rendered).toBeLessThan(200)
+  await expect(panel.getByTestId('timeline-round').last()).toBeVisible()
+
+  const figures = { events, importMs, openMs: Math.round(openMs), ...scroll }
+  writeFileSync(testInfo.outputPath('devtools-10k.json'), JSON.stringify(figures, null, 2))
+  testInfo.annotations.push({ type: 'devtools-10k', description: JSON.stringify(figures) })
+  console.log('devtools with 10k events:', JSON.stringify(figures))
+  await page.screenshot({ path: testInfo.outputPath('devtools-10k.png') })
+})
+
+// Below: the brief's own scenarios (local_time), driven through the download and file chooser, with
+// screenshots of every view and the 10,000-event figures written to test-results/devtools-perf.json.
 
 /** The panel's root inside its shadow root. */
 const panel = (page: Page): Locator => page.getByTestId('devtools-panel')
 
-async function openDemo(page: Page): Promise<void> {
-  await page.goto('/')
-  await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
+/** The demo is already open (beforeEach); the panel is docked and open by default. */
+async function openPanel(page: Page): Promise<void> {
   await expect(panel(page)).toBeVisible()
 }
 
 async function ask(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text)
-  await page.getByRole('button', { name: 'Send', exact: true }).click()
-  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 15_000 })
+  await demo(page).getByRole('textbox', { name: 'Message', exact: true }).fill(text)
+  await demo(page).getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(demo(page).getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 15_000 })
 }
 
-/** A trace file of `runs` on disk, for the file chooser. */
+/** A trace file of `events` on disk, for the file chooser. */
 function traceFile(path: string, events: TraceEvent[]): string {
   writeFileSync(path, exportTrace(events))
   return path
 }
 
-async function importFile(page: Page, path: string): Promise<void> {
+async function chooseFile(page: Page, path: string): Promise<void> {
   const chooser = page.waitForEvent('filechooser')
   await panel(page).getByRole('button', { name: 'Import', exact: true }).click()
   await (await chooser).setFiles(path)
@@ -38,7 +252,7 @@ async function importFile(page: Page, path: string): Promise<void> {
 test('a two-round tool conversation shows both rounds, the tool call with its result, and the prompt diff', async ({
   page,
 }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   await ask(page, 'What time is it here?')
   await expect(page.getByTestId('message-assistant').last()).toContainText('It is')
 
@@ -68,7 +282,9 @@ test('a two-round tool conversation shows both rounds, the tool call with its re
   await inspector.getByRole('tab', { name: 'Prompt' }).focus()
   await page.keyboard.press('ArrowRight')
   await expect(inspector.getByRole('tab', { name: 'Diff' })).toBeFocused()
-  await expect(inspector.getByTestId('diff-summary')).toContainText('2 messages added, 0 removed, 2 unchanged')
+  await expect(inspector.getByTestId('diff-summary')).toContainText(
+    'Round 2 against round 1: 2 messages added, 0 removed, 2 unchanged',
+  )
   await expect(inspector.locator('[data-change="added"]')).toHaveCount(2)
   await page.screenshot({ path: testInfo.outputPath('prompt-diff.png') })
 
@@ -84,7 +300,7 @@ test('a two-round tool conversation shows both rounds, the tool call with its re
 })
 
 test('the timeline is live while a run streams, and the keyboard walks it', async ({ page }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Tell me a long story')
   await page.getByRole('button', { name: 'Send', exact: true }).click()
   const devtools = panel(page)
@@ -119,7 +335,7 @@ test('the timeline is live while a run streams, and the keyboard walks it', asyn
 test('the session exports to a file and imports again; a malformed file is refused with its first problem', async ({
   page,
 }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   await ask(page, 'What time is it here?')
   const devtools = panel(page)
   await expect(devtools.getByTestId('timeline-round')).toHaveCount(2)
@@ -135,7 +351,7 @@ test('the session exports to a file and imports again; a malformed file is refus
   await devtools.getByRole('button', { name: 'Clear', exact: true }).click()
   await expect(devtools.getByTestId('run-row')).toHaveCount(0)
 
-  await importFile(page, exported)
+  await chooseFile(page, exported)
   await expect(devtools.getByTestId('import-source')).toContainText('exported-session.json')
   await expect(devtools.getByTestId('run-row')).toHaveCount(1)
   await expect(devtools.getByTestId('run-row')).toContainText('What time is it here?')
@@ -148,7 +364,7 @@ test('the session exports to a file and imports again; a malformed file is refus
   broken.events[index]!['result'] = 42
   const brokenPath = testInfo.outputPath('broken-session.json')
   writeFileSync(brokenPath, JSON.stringify(broken))
-  await importFile(page, brokenPath)
+  await chooseFile(page, brokenPath)
   await expect(devtools.getByTestId('import-error')).toContainText(
     `broken-session.json was not imported: event ${index} (tool-end): result must be a string`,
   )
@@ -157,7 +373,7 @@ test('the session exports to a file and imports again; a malformed file is refus
 })
 
 test('model output, tool arguments and results render as text, never as HTML', async ({ page }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   const payload = '<img src=x onerror=window.__pwned=1>'
   await ask(page, `Note: ${payload}, then list my notes`)
   const devtools = panel(page)
@@ -167,7 +383,7 @@ test('model output, tool arguments and results render as text, never as HTML', a
 
   // And from a file: the same payload in every text field of a round.
   const events = sampleRun({ runId: 'hostile', question: payload, answer: `Answer ${payload}`, toolResult: payload })
-  await importFile(page, traceFile(testInfo.outputPath('hostile.json'), events))
+  await chooseFile(page, traceFile(testInfo.outputPath('hostile.json'), events))
   await expect(devtools.getByTestId('run-row')).toContainText(payload)
   await devtools.getByTestId('timeline-round').nth(1).click()
   await devtools.getByRole('tab', { name: 'Response' }).click()
@@ -186,7 +402,7 @@ test('model output, tool arguments and results render as text, never as HTML', a
 })
 
 test('host page CSS does not restyle the panel, and the panel CSS does not leak out', async ({ page }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   await ask(page, 'What time is it here?')
   await page.addStyleTag({
     content: `* { font-family: serif !important; letter-spacing: 3px !important; color: red !important; }
@@ -229,7 +445,7 @@ test('host page CSS does not restyle the panel, and the panel CSS does not leak 
 test('a failed tool marks its round and its run; dark theme and right dock are remembered', async ({
   page,
 }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   const devtools = panel(page)
   const events = [
     ...sampleRun({ runId: 'calm-run-000001', question: 'What time is it?', startedAt: Date.now() - 60_000 }),
@@ -244,7 +460,7 @@ test('a failed tool marks its round and its run; dark theme and right dock are r
       startedAt: Date.now(),
     }),
   ]
-  await importFile(page, traceFile(testInfo.outputPath('tool-error.json'), events))
+  await chooseFile(page, traceFile(testInfo.outputPath('tool-error.json'), events))
   const rows = devtools.getByTestId('run-row')
   await expect(rows).toHaveCount(2)
   // Identical prompts are told apart by the run id's end.
@@ -264,7 +480,7 @@ test('a failed tool marks its round and its run; dark theme and right dock are r
   await page.reload()
   await expect(panel(page)).toHaveAttribute('data-theme', 'dark')
   await expect(page.getByTestId('devtools-dock')).toHaveClass(/right/)
-  await panel(page).getByRole('button', { name: 'Close the devtools' }).click()
+  await panel(page).getByRole('button', { name: 'Close devtools' }).click()
   await expect(page.getByTestId('devtools-toggle')).toBeVisible()
   await page.reload()
   await expect(page.getByTestId('devtools-toggle')).toBeVisible()
@@ -274,7 +490,7 @@ test('a failed tool marks its round and its run; dark theme and right dock are r
 test('the chain view warns about a memory advisor inside the loop and an observer outside it', async ({
   page,
 }, testInfo) => {
-  await openDemo(page)
+  await openPanel(page)
   const memoryInside = sampleRun({ runId: 'memory-inside', toolRounds: 1 }).map((event) =>
     event.type === 'run-start'
       ? {
@@ -290,7 +506,7 @@ test('the chain view warns about a memory advisor inside the loop and an observe
   const outside: TraceEvent[] = [
     { ...memoryInside[0]!, runId: 'observer-outside', seq: 500, observer: 'outside-loop' } as TraceEvent,
   ]
-  await importFile(page, traceFile(testInfo.outputPath('layouts.json'), [...memoryInside, ...outside]))
+  await chooseFile(page, traceFile(testInfo.outputPath('layouts.json'), [...memoryInside, ...outside]))
   const devtools = panel(page)
   await devtools
     .getByTestId('run-row')
@@ -312,7 +528,7 @@ test('with 10,000 events the panel opens, scrolls and inspects quickly (figures 
   page,
 }, testInfo) => {
   test.setTimeout(120_000)
-  await openDemo(page)
+  await openPanel(page)
   const devtools = panel(page)
   const figures: Record<string, unknown> = { date: new Date().toISOString(), viewport: page.viewportSize() }
 
@@ -334,11 +550,11 @@ test('with 10,000 events the panel opens, scrolls and inspects quickly (figures 
     )
   const manyPath = traceFile(testInfo.outputPath('ten-thousand-events-200-runs.json'), many)
   let started = Date.now()
-  await importFile(page, manyPath)
+  await chooseFile(page, manyPath)
   await expect(devtools.getByText('200 runs', { exact: true })).toBeVisible()
   figures['manyRuns'] = { events: many.length, runs: 200, importMs: Date.now() - started }
 
-  await devtools.getByRole('button', { name: 'Close the devtools' }).click()
+  await devtools.getByRole('button', { name: 'Close devtools' }).click()
   started = Date.now()
   await page.getByTestId('devtools-toggle').click()
   await expect(devtools.getByTestId('timeline-round').first()).toBeVisible()
@@ -360,7 +576,7 @@ test('with 10,000 events the panel opens, scrolls and inspects quickly (figures 
   expect(long.length).toBeGreaterThanOrEqual(10_000)
   const longPath = traceFile(testInfo.outputPath('ten-thousand-events-one-run.json'), long)
   started = Date.now()
-  await importFile(page, longPath)
+  await chooseFile(page, longPath)
   await expect(devtools.getByTestId('run-row')).toHaveCount(1)
   await expect(devtools.getByTestId('timeline-round').first()).toBeVisible()
   const importMs = Date.now() - started

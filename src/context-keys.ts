@@ -1,4 +1,7 @@
-// The advisor-context keys the built-in advisors read and write. Values under them are plain data.
+// The advisor-context keys the built-in advisors read and write. Values under them are plain data,
+// except SAVE_PENDING_KEY, a callback that lives only for the call.
+
+import type { AssistantMessage } from './messages'
 
 /** The id that ties every event of one call (run) together; set by the tool loop or an observer. */
 export const RUN_ID_KEY = 'advisor-chain.run-id'
@@ -20,3 +23,11 @@ export const TOOL_ANSWERS_KEY = 'advisor-chain.tool-answers'
  * reload during an approval): the first round replays it instead of asking the model again.
  */
 export const PENDING_TOOL_CALLS_KEY = 'advisor-chain.pending-tool-calls'
+
+/**
+ * Set by a memory advisor inside the tool loop: saves an assistant message with tool calls before
+ * a tool approval waits for the user, so a reload during the wait can resume the turn.
+ */
+export const SAVE_PENDING_KEY = 'advisor-chain.save-pending'
+
+export type SavePending = (message: AssistantMessage) => Promise<void>

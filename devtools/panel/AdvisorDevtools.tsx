@@ -99,7 +99,7 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
                 <button
                   type="button"
                   className="tool-button icon"
-                  aria-label="Close the devtools"
+                  aria-label="Close devtools"
                   title="Close"
                   onClick={() => toggle(false)}
                 >
@@ -126,7 +126,8 @@ function Toggle({ store, onOpen }: { store: DevtoolsPanelProps['store']; onOpen:
     <button
       type="button"
       className="floating-toggle"
-      aria-label={`Open the advisor-chain devtools (${plural(runs.length, 'run')}${problems ? `, ${problems} with problems` : ''})`}
+      aria-label="Open advisor-chain devtools"
+      title={`${plural(runs.length, 'run')}${running ? ', one running' : ''}${problems ? `, ${problems} with problems` : ''}`}
       aria-expanded="false"
       data-testid="devtools-toggle"
       onClick={onOpen}

@@ -4,7 +4,7 @@ import { roundFigures } from '../figures'
 import { diffPrompts, promptOf } from '../prompt'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView, ToolSpan } from '../trace-model'
-import { duration, plural, tokens } from './format'
+import { duration, plural, prettyJson, tokens } from './format'
 import { Messages, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
 
@@ -36,7 +36,12 @@ export function Inspector({
     const attempt = round.validations.find((candidate) => candidate.attempt === span.attempt)
     if (attempt)
       return (
-        <SpanDetail round={round} title={`Validation attempt ${attempt.attempt}`} onBack={back} events={[attempt]}>
+        <SpanDetail
+          round={round}
+          title={`Validation attempt ${attempt.attempt}: ${attempt.valid ? 'valid' : 'invalid'}`}
+          onBack={back}
+          events={[attempt]}
+        >
           <dl className="kv">
             <dt>Result</dt>
             <dd className={attempt.valid ? 'ok-text' : 'bad-text'}>{attempt.valid ? 'valid' : 'invalid'}</dd>
@@ -46,19 +51,25 @@ export function Inspector({
           {attempt.errors.length > 0 && (
             <>
               <div className="caption">Errors</div>
-              <pre>{attempt.errors.join('\n')}</pre>
-            </>
-          )}
-          {attempt.output !== undefined && (
-            <>
-              <div className="caption">Model output</div>
-              <pre>{attempt.output}</pre>
+              <ul className="errors">
+                {attempt.errors.map((error) => (
+                  <li key={error}>
+                    <code>{error}</code>
+                  </li>
+                ))}
+              </ul>
             </>
           )}
           {attempt.retryWith !== undefined && (
             <>
-              <div className="caption">Sent back for the next attempt</div>
+              <div className="caption">Appended to the last user message for the next attempt</div>
               <pre>{attempt.retryWith}</pre>
+            </>
+          )}
+          {attempt.output !== undefined && (
+            <>
+              <div className="caption">The model's answer</div>
+              <pre>{prettyJson(attempt.output)}</pre>
             </>
           )}
         </SpanDetail>
@@ -171,7 +182,7 @@ function Diff({
   return (
     <>
       <p className="muted" data-testid="diff-summary">
-        Against round {previousRound.round}: {plural(added, 'message')} added, {removed} removed,{' '}
+        Round {round.round} against round {previousRound.round}: {plural(added, 'message')} added, {removed} removed,{' '}
         {prompt.length - added} unchanged.
       </p>
       <Messages messages={messages} changes={changes} />

@@ -71,33 +71,35 @@ function MessageView({
   answers: ReadonlyMap<string, { text: string; failed: boolean }>
 }) {
   return (
-    <li
-      className={`message ${message.role}${change ? ` ${change}` : ''}`}
-      aria-label={`${index + 1}: ${message.role} message${change ? `, ${change}` : ''}`}
-      data-testid="prompt-message"
-      data-change={change}
-    >
-      <div className="message-head">
-        <span className="role">{message.role}</span>
-        <span className="index">#{index + 1}</span>
-        {change && <span className={`change ${change}`}>{change === 'added' ? '+ added' : '− removed'}</span>}
-      </div>
-      {message.role === 'tool' ? (
-        message.responses.map((response) => (
-          <div key={response.id} className={`call result${response.responseData.startsWith('Error:') ? ' bad' : ''}`}>
-            <div className="call-name">
-              {response.name} <span className="muted">result · {response.id}</span>
+    <li>
+      <section
+        className={`message ${message.role}${change ? ` ${change}` : ''}`}
+        aria-label={`${message.role} message${change ? `, ${change}` : ''}, #${index + 1}`}
+        data-testid="prompt-message"
+        data-change={change}
+      >
+        <div className="message-head">
+          <span className="role">{message.role}</span>
+          <span className="index">#{index + 1}</span>
+          {change && <span className={`change ${change}`}>{change === 'added' ? '+ added' : '− removed'}</span>}
+        </div>
+        {message.role === 'tool' ? (
+          message.responses.map((response) => (
+            <div key={response.id} className={`call result${response.responseData.startsWith('Error:') ? ' bad' : ''}`}>
+              <div className="call-name">
+                {response.name} <span className="muted">result · {response.id}</span>
+              </div>
+              <pre>{prettyJson(response.responseData)}</pre>
             </div>
-            <pre>{prettyJson(response.responseData)}</pre>
-          </div>
-        ))
-      ) : (
-        <>
-          {message.text !== '' && <div className="message-text">{message.text}</div>}
-          {message.role === 'assistant' &&
-            message.toolCalls.map((call) => <ToolCallView key={call.id} call={call} answer={answers.get(call.id)} />)}
-        </>
-      )}
+          ))
+        ) : (
+          <>
+            {message.text !== '' && <div className="message-text">{message.text}</div>}
+            {message.role === 'assistant' &&
+              message.toolCalls.map((call) => <ToolCallView key={call.id} call={call} answer={answers.get(call.id)} />)}
+          </>
+        )}
+      </section>
     </li>
   )
 }

@@ -67,6 +67,8 @@ export function RunList({ store }: { store: DevtoolsStore }) {
           rowHeight={ROW_HEIGHT}
           rowKey={(run) => run.id}
           label="Runs, newest first"
+          role="listbox"
+          itemRole="presentation"
           activeIndex={selectedIndex}
           testId="run-list"
           render={(run, _index, row) => (
@@ -106,8 +108,9 @@ function RunRow({
     <button
       type="button"
       className="run-row"
-      aria-current={selected ? 'true' : undefined}
-      aria-label={`${label}. ${RUN_STATE_WORDS[state]}, ${meta.join(', ')}${run.toolErrors ? `, ${plural(run.toolErrors, 'tool error')}` : ''}. Started ${clock(run.startedAt)}, run ${shortId(run.id)}`}
+      role="option"
+      aria-selected={selected}
+      aria-label={`${label}: ${RUN_STATE_WORDS[state]}, ${meta.join(', ')}${run.toolErrors ? `, ${plural(run.toolErrors, 'tool error')}` : ''}. Started ${clock(run.startedAt)}, run ${shortId(run.id)}`}
       data-testid="run-row"
       data-status={state}
       onClick={onSelect}
@@ -124,7 +127,6 @@ function RunRow({
           <span key={part}>{part}</span>
         ))}
         {run.toolErrors > 0 && <span className="bad-text">{plural(run.toolErrors, 'tool error')}</span>}
-        {!run.live && <span title="Imported from a trace file">file</span>}
       </span>
     </button>
   )

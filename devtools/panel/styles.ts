@@ -88,7 +88,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .runs-count { padding: 2px 10px 6px; color: var(--fg3); font-size: 11px; border-bottom: 1px solid var(--line); }
 .run-row { display: flex; flex-direction: column; justify-content: center; gap: 3px; width: 100%; height: 100%; padding: 0 10px 0 12px; border-bottom: 1px solid var(--line2); border-left: 3px solid transparent; }
 .run-row:hover { background: var(--hover); }
-.run-row[aria-current='true'] { background: var(--accent-bg); border-left-color: var(--accent); }
+.run-row[aria-selected='true'] { background: var(--accent-bg); border-left-color: var(--accent); }
 .run-title { display: flex; align-items: center; gap: 7px; font-weight: 600; white-space: nowrap; min-width: 0; }
 .run-title .label { overflow: hidden; text-overflow: ellipsis; flex: 1; min-width: 0; }
 .run-id { font-family: var(--mono); font-size: 10.5px; color: var(--fg3); font-weight: 500; flex: none; }
@@ -206,6 +206,8 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .kv { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px; font-variant-numeric: tabular-nums; }
 .kv dt { color: var(--fg3); } .kv dd { margin: 0; overflow-wrap: anywhere; }
 .kv dt.indent { padding-left: 12px; font-family: var(--mono); font-size: 11.5px; }
+.errors { padding-left: 18px; list-style: disc; color: var(--bad); }
+.errors code { color: inherit; }
 .catalogue { display: flex; flex-direction: column; gap: 8px; }
 .catalogue details { padding: 0 10px 6px; }
 

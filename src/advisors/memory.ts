@@ -7,7 +7,7 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from '../advisor'
-import { ROUND_KEY, RUN_ID_KEY } from '../context-keys'
+import { ROUND_KEY, RUN_ID_KEY, SAVE_PENDING_KEY, type SavePending } from '../context-keys'
 import { emitChainEvent, newId, type ChainEvent, type ChainEventListener } from '../events'
 import { toolResponseMessage, type AssistantMessage, type Message } from '../messages'
 import type { ChatResponse } from '../model'
@@ -90,13 +90,26 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
         ? [last]
         : []
     if (stored.length > 0) await this.chatMemory.add(id, stored)
+    const context =
+      typeof request.context[ROUND_KEY] === 'number' ? this.#withSavePending(request.context, id) : undefined
     emitChainEvent(
       listeners,
       note(`memory loaded ${memory.length} message${memory.length === 1 ? '' : 's'}`, id, memory.length, stored),
       request.context,
       this.name,
     )
-    return { ...request, prompt: { ...request.prompt, messages } }
+    return { ...request, prompt: { ...request.prompt, messages }, context: context ?? request.context }
+  }
+
+  /**
+   * Inside the tool loop, a tool approval may keep a round waiting for the user: the assistant
+   * message is saved before it waits (so a reload can resume), and replaced if the user edits it.
+   */
+  #withSavePending(context: Record<string, unknown>, id: string): Record<string, unknown> {
+    const savePending: SavePending = async (message) => {
+      if (!memoryEndsWith(await this.chatMemory.get(id), message)) await this.chatMemory.add(id, [message])
+    }
+    return { ...context, [SAVE_PENDING_KEY]: savePending }
   }
 
   async #after(
@@ -109,6 +122,15 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     if (!response || response.metadata['resumed'] === true) return
     const answers: AssistantMessage[] = response.results.map((generation) => generation.output)
     if (answers.length === 0) return
+    const memory = await this.chatMemory.get(id)
+    if (answers.length === 1 && memoryEndsWith(memory, answers[0]!)) return
+    const pending = memory.at(-1)
+    if (answers.length === 1 && pending?.role === 'assistant' && sameCalls(pending, answers[0]!)) {
+      // Saved before an approval, then edited by the user: the edited message replaces it.
+      await this.chatMemory.clear(id)
+      await this.chatMemory.add(id, [...memory.slice(0, -1), answers[0]!])
+      return
+    }
     await this.chatMemory.add(id, answers)
     emitChainEvent(listeners, note(`memory stored the answer`, id, undefined, answers), context, this.name)
   }
@@ -181,6 +203,14 @@ function containsRun(messages: readonly Message[], run: readonly Message[]): boo
     return true
   }
   return false
+}
+
+function sameCalls(saved: AssistantMessage, answer: AssistantMessage): boolean {
+  return (
+    saved.toolCalls.length > 0 &&
+    saved.toolCalls.length === answer.toolCalls.length &&
+    saved.toolCalls.every((call, index) => call.id === answer.toolCalls[index]!.id)
+  )
 }
 
 function memoryEndsWith(memory: readonly Message[], message: Message): boolean {

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { HIGHEST_PRECEDENCE } from '../advisor'
 import { ChatClient } from '../client'
-import { assistantMessage, userMessage, type ToolResponseMessage } from '../messages'
+import { assistantMessage, userMessage, type AssistantMessage, type ToolResponseMessage } from '../messages'
+import { MessageWindowChatMemory } from '../memory/window'
+import { MessageChatMemoryAdvisor } from './memory'
 import { ScriptedChatModel } from '../models/scripted'
 import { collect } from '../testing/collect'
 import { defineTool } from '../tools/define-tool'
@@ -193,5 +196,54 @@ describe('ToolApprovalAdvisor', () => {
     expect(notes.has('1')).toBe(false)
     expect(model.prompts).toHaveLength(1)
     expect(model.prompts[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+  })
+
+  describe('with memory inside the loop', () => {
+    function withMemory(decide: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>) {
+      const app = notesApp()
+      const memory = MessageWindowChatMemory.builder().build()
+      let waiting: (() => void) | undefined
+      const approval = ToolApprovalAdvisor.builder()
+        .policy('delete_note', 'always')
+        .handler(async (request) => {
+          await new Promise<void>((resolve) => (waiting = resolve))
+          return decide(request)
+        })
+        .build()
+      const model = new ScriptedChatModel([{ toolCalls: [deleteCall('1')] }, 'Done.'])
+      const client = ChatClient.builder(model)
+        .defaultTools(...app.tools)
+        .defaultAdvisors(
+          approval,
+          MessageChatMemoryAdvisor.builder(memory)
+            .order(HIGHEST_PRECEDENCE + 350)
+            .build(),
+        )
+        .build()
+      return { ...app, memory, client, model, release: () => waiting?.() }
+    }
+
+    it('saves the tool calls before the user decides, so a reload can resume the turn', async () => {
+      const { memory, client, release } = withMemory(() => ({ type: 'approve' }))
+      const answer = client.prompt('Delete note 1').call().content()
+      await vi.waitFor(async () =>
+        expect((await memory.get('default')).map((m) => m.role)).toEqual(['user', 'assistant']),
+      )
+      release()
+      expect(await answer).toBe('Done.')
+      expect((await memory.get('default')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    })
+
+    it('replaces the saved message when the user edits the arguments', async () => {
+      const { memory, client, notes, release } = withMemory(() => ({ type: 'edit', arguments: { id: '2' } }))
+      const answer = client.prompt('Delete note 1').call().content()
+      await vi.waitFor(async () => expect(await memory.get('default')).toHaveLength(2))
+      release()
+      await answer
+      expect(notes.has('2')).toBe(false)
+      const stored = await memory.get('default')
+      expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+      expect((stored[1] as AssistantMessage).toolCalls[0]!.arguments).toBe('{"id":"2"}')
+    })
   })
 })

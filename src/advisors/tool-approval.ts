@@ -9,7 +9,7 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from '../advisor'
-import { ROUND_KEY, RUN_ID_KEY, TOOL_ANSWERS_KEY } from '../context-keys'
+import { ROUND_KEY, RUN_ID_KEY, SAVE_PENDING_KEY, TOOL_ANSWERS_KEY, type SavePending } from '../context-keys'
 import { emitChainEvent } from '../events'
 import type { ToolCall } from '../messages'
 import type { ChatResponse } from '../model'
@@ -84,11 +84,18 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
       ...(response.context[TOOL_ANSWERS_KEY] as Record<string, string> | undefined),
     }
     const calls: ToolCall[] = []
-    for (const call of chatResponse.results[index]!.output.toolCalls) {
+    const message = chatResponse.results[index]!.output
+    let saved = false
+    for (const call of message.toolCalls) {
       const args = parse(call.arguments)
       if (!this.#needsApproval(call, args)) {
         calls.push(call)
         continue
+      }
+      if (!saved) {
+        // Memory inside the loop keeps the message while the user decides (a reload can resume it).
+        saved = true
+        await (request.context[SAVE_PENDING_KEY] as SavePending | undefined)?.(message)
       }
       const report = (event: {
         phase: 'requested' | 'decided'

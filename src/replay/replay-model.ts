@@ -3,15 +3,16 @@ import type { Message } from '../messages'
 import type { ChatModel, ChatResponse, Prompt } from '../model'
 import { CASSETTE_FORMAT, type Cassette, type Interaction } from './cassette'
 
-/** The prompt sent during a replay is not the one recorded; `diff` shows where. */
+/** The prompt sent during a replay is not the one recorded (`diff` shows where), or was never recorded. */
 export class ReplayMismatchError extends Error {
   override readonly name = 'ReplayMismatchError'
 
   constructor(
     readonly interaction: number,
     readonly diff: string,
+    message = `Model call #${interaction + 1} sent a different prompt than the recording:\n${diff}`,
   ) {
-    super(`Model call #${interaction + 1} sent a different prompt than the recording:\n${diff}`)
+    super(message)
   }
 }
 
@@ -87,9 +88,12 @@ export class ReplayChatModel implements ChatModel {
     const index = this.#next
     const interaction = this.cassette.interactions[index]
     if (!interaction) {
+      const recorded = this.cassette.interactions.length
+      const diff = promptDiff([], prompt.messages)
       throw new ReplayMismatchError(
         index,
-        `  the cassette holds ${this.cassette.interactions.length} model calls, and call #${index + 1} was made`,
+        diff,
+        `Model call #${index + 1} was not recorded: the cassette holds ${recorded} model call${recorded === 1 ? '' : 's'}. Record the session again, or find out why the model is called more often now. It sent:\n${diff}`,
       )
     }
     if (this.options.strict !== false) {

@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test'
+import type { TraceEventOf } from 'advisor-chain'
+import { readTrace, waitForRun } from 'advisor-chain/playwright'
+import { demo, devtools, idle, openDemo, send } from './support'
+
+async function chooseMemory(page: Page, where: RegExp) {
+  await demo(page).getByRole('tab', { name: 'Advisors' }).click()
+  await demo(page).getByRole('radio', { name: where }).check()
+}
+
+async function firstRequestOf(page: Page, runId: string) {
+  const events = await readTrace(page)
+  return events.find(
+    (event): event is TraceEventOf<'model-request'> => event.type === 'model-request' && event.runId === runId,
+  )!
+}
+
+async function startDelete(page: Page) {
+  await demo(page).getByRole('textbox', { name: 'Message', exact: true }).fill('Delete note 1')
+  await demo(page).getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByTestId('approval-prompt')).toContainText('delete_note')
+}
+
+test.beforeEach(async ({ page }) => {
+  await openDemo(page)
+})
+
+test('a conversation survives a reload and the model is given it again', async ({ page }) => {
+  await send(page, 'Note: buy milk')
+  await waitForRun(page)
+  await page.reload()
+  await expect(page.getByTestId('message-user')).toHaveText(['Note: buy milk'])
+  await expect(page.getByTestId('message-assistant')).toContainText(['I saved the note "buy milk".'])
+  await expect(demo(page).getByRole('navigation', { name: 'Conversations' })).toContainText('Note: buy milk')
+
+  await send(page, 'What time is it?')
+  const run = await waitForRun(page)
+  const request = await firstRequestOf(page, run.runId)
+  expect(request.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user'])
+  expect(request.messages[1]).toMatchObject({ role: 'user', text: 'Note: buy milk' })
+})
+
+test('memory inside the loop keeps the whole transcript, tool calls and results included', async ({ page }) => {
+  await chooseMemory(page, /the whole transcript/)
+  await send(page, 'Note: buy milk')
+  await waitForRun(page)
+  await send(page, 'What time is it?')
+  const run = await waitForRun(page)
+  const request = await firstRequestOf(page, run.runId)
+  expect(request.messages.map((message) => message.role)).toEqual([
+    'system',
+    'user',
+    'assistant',
+    'tool',
+    'assistant',
+    'user',
+  ])
+  await page.reload()
+  await expect(page.getByTestId('message-assistant').first().getByTestId('tool-call')).toContainText('add_note')
+})
+
+test('a tool call waits for approval, and a denial reaches the model as what the user said', async ({ page }) => {
+  await send(page, 'Note: keep me')
+  await waitForRun(page)
+  await startDelete(page)
+  await expect(devtools(page).getByTestId('pending-approval')).toContainText('delete_note')
+  await page
+    .getByTestId('approval-prompt')
+    .getByLabel(/Reason/)
+    .fill('I still need it')
+  await page.getByTestId('approval-prompt').getByRole('button', { name: 'Deny' }).click()
+  await idle(page)
+  const run = await waitForRun(page)
+  expect(run.rounds[0]!.toolCalls[0]).toMatchObject({ name: 'delete_note' })
+  expect(run.rounds[0]!.toolCalls[0]!.result).toContain('I still need it')
+  await demo(page).getByRole('tab', { name: 'Tools' }).click()
+  await expect(page.getByTestId('notes')).toContainText('keep me')
+})
+
+test('a pending approval survives a reload with memory inside the loop, without duplicates', async ({ page }) => {
+  await chooseMemory(page, /the whole transcript/)
+  await send(page, 'Note: old list')
+  await waitForRun(page)
+  await startDelete(page)
+  await page.reload()
+
+  await expect(page.getByRole('status').filter({ hasText: 'waiting for its tools' })).toBeVisible()
+  await page.getByRole('button', { name: 'Continue it' }).click()
+  await expect(page.getByTestId('approval-prompt')).toContainText('delete_note')
+  await page.getByTestId('approval-prompt').getByRole('button', { name: 'Allow' }).click()
+  await idle(page)
+  await expect(page.getByTestId('message-assistant').last()).toContainText('Deleted note 1')
+  await demo(page).getByRole('tab', { name: 'Tools' }).click()
+  await expect(demo(page).getByText('None yet.')).toBeVisible()
+
+  await page.reload()
+  await expect(page.getByTestId('message-user')).toHaveText(['Note: old list', 'Delete note 1'])
+  await expect(page.getByTestId('message-assistant')).toHaveCount(2)
+  await expect(page.getByRole('status').filter({ hasText: 'waiting for its tools' })).toHaveCount(0)
+})

@@ -1,0 +1,256 @@
+import { useEffect } from 'react'
+import { createRoot } from 'react-dom/client'
+import { afterEach, describe, expect, it } from 'vitest'
+import { HIGHEST_PRECEDENCE } from '../advisor'
+import { MessageChatMemoryAdvisor } from '../advisors/memory'
+import { ChatClient } from '../client'
+import { IndexedDBChatMemoryRepository } from '../memory/indexeddb-repository'
+import { MessageWindowChatMemory } from '../memory/window'
+import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
+import { defineTool } from '../tools/define-tool'
+import type { ChatMessageView } from './chat-view'
+import { useChat, type ChatStatus, type UseChat, type UseChatOptions } from './use-chat'
+
+/** What a mounted component saw: the hook's latest result, and every status and answer text it rendered. */
+interface Probe {
+  chat: UseChat | undefined
+  statuses: ChatStatus[]
+  answers: string[]
+}
+
+function ChatProbe({ client, options, probe }: { client: ChatClient; options: UseChatOptions; probe: Probe }) {
+  const chat = useChat(client, options)
+  const answer = chat.messages.findLast((message) => message.role === 'assistant')
+  // After each commit: only states that really reached the screen are recorded.
+  useEffect(() => {
+    probe.chat = chat
+    if (probe.statuses.at(-1) !== chat.status) probe.statuses.push(chat.status)
+    if (answer && probe.answers.at(-1) !== answer.text) probe.answers.push(answer.text)
+  })
+  return (
+    <p data-status={chat.status} data-testid="answer">
+      {answer?.text}
+    </p>
+  )
+}
+
+const unmounts: Array<() => void> = []
+afterEach(() => unmounts.splice(0).forEach((unmount) => unmount()))
+
+async function mount(client: ChatClient, options: UseChatOptions = {}) {
+  const container = document.createElement('div')
+  document.body.append(container)
+  const root = createRoot(container)
+  const probe: Probe = { chat: undefined, statuses: [], answers: [] }
+  root.render(<ChatProbe client={client} options={options} probe={probe} />)
+  let mounted = true
+  const unmount = () => {
+    if (!mounted) return
+    mounted = false
+    root.unmount()
+    container.remove()
+  }
+  unmounts.push(unmount)
+  await expect.poll(() => probe.chat).toBeDefined()
+  return { probe, chat: () => probe.chat!, container, unmount }
+}
+
+/** A promise the test settles by hand: a tool that waits on it holds the loop in the tools phase. */
+function gate() {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { open, opened }
+}
+
+function capitalTool(waitFor: Promise<void> = Promise.resolve()) {
+  return defineTool({
+    name: 'get_capital',
+    description: 'The capital of a country',
+    inputSchema: { type: 'object', properties: { country: { type: 'string' } }, required: ['country'] } as const,
+    execute: async ({ country }) => {
+      await waitFor
+      return ({ UK: 'London', France: 'Paris' } as Record<string, string>)[country] ?? 'unknown'
+    },
+  })
+}
+
+const bubbles = (messages: ChatMessageView[]) =>
+  messages.map(({ role, text, toolCalls, problem }) => ({ role, text, toolCalls, ...(problem ? { problem } : {}) }))
+
+const toolRound: ScriptStep[] = [
+  {
+    text: 'Let me look that up.',
+    toolCalls: [{ id: 'c1', name: 'get_capital', arguments: { country: 'UK' } }],
+    delayMs: 10,
+  },
+  { text: 'The capital is London.', delayMs: 10 },
+]
+
+describe('useChat in Chromium', () => {
+  it('streams the answer into state: partial texts render before the whole one', async () => {
+    const full = 'One two three four five six'
+    const model = new ScriptedChatModel([{ text: full, delayMs: 15 }])
+    const { probe, chat, container } = await mount(ChatClient.create(model))
+    await chat().send('Count to six')
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(bubbles(chat().messages)).toEqual([
+      { role: 'user', text: 'Count to six', toolCalls: [] },
+      { role: 'assistant', text: full, toolCalls: [] },
+    ])
+    expect(chat().messages[1]!.pending).toBe(false)
+    expect(container.textContent).toBe(full)
+    const partial = probe.answers.filter((text) => text !== '' && text !== full)
+    expect(partial.length).toBeGreaterThan(0)
+    for (const text of probe.answers) expect(full.startsWith(text)).toBe(true)
+    expect(probe.answers.at(-1)).toBe(full)
+  })
+
+  it('goes idle → streaming → running tools → streaming → idle through a tool round', async () => {
+    const tools = gate()
+    const model = new ScriptedChatModel(toolRound)
+    const client = ChatClient.builder(model).defaultTools(capitalTool(tools.opened)).build()
+    const { probe, chat, container } = await mount(client)
+    const sent = chat().send('Capital of the UK?')
+    await expect.poll(() => chat().status).toBe('running-tools')
+    const answer = chat().messages[1]!
+    expect(answer).toMatchObject({ text: 'Let me look that up.', pending: true })
+    expect(answer.toolCalls).toEqual([
+      { id: 'c1', name: 'get_capital', arguments: '{"country":"UK"}', status: 'running' },
+    ])
+    expect(container.querySelector('[data-testid="answer"]')!.getAttribute('data-status')).toBe('running-tools')
+    tools.open()
+    await sent
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(probe.statuses).toEqual(['idle', 'streaming', 'running-tools', 'streaming', 'idle'])
+    expect(bubbles(chat().messages)).toEqual([
+      { role: 'user', text: 'Capital of the UK?', toolCalls: [] },
+      {
+        role: 'assistant',
+        text: 'Let me look that up.\n\nThe capital is London.',
+        toolCalls: [{ id: 'c1', name: 'get_capital', arguments: '{"country":"UK"}', status: 'done', result: 'London' }],
+      },
+    ])
+  })
+
+  it('stop() aborts the stream mid-answer and keeps the text that arrived', async () => {
+    const words = Array.from({ length: 50 }, (_, i) => `word${i}`)
+    const full = words.join(' ')
+    const model = new ScriptedChatModel([{ text: full, delayMs: 40 }])
+    const { chat } = await mount(ChatClient.create(model))
+    const sent = chat().send('Talk')
+    await expect.poll(() => chat().messages[1]?.text ?? '').toMatch(/^word0 /)
+    chat().stop()
+    await sent
+    await expect.poll(() => chat().status).toBe('idle')
+    const answer = chat().messages[1]!
+    expect(answer).toMatchObject({ role: 'assistant', pending: false, problem: 'Stopped.' })
+    expect(answer.text).toMatch(/^word0 /)
+    expect(answer.text.length).toBeLessThan(full.length)
+    expect(full.startsWith(answer.text)).toBe(true)
+    expect(chat().error).toBeUndefined()
+  })
+
+  it('an error sets status error; retry() sends the same question again and the answer replaces the failed one', async () => {
+    const model = new ScriptedChatModel([
+      { text: 'Half an answer', error: 'The model is overloaded', failAfterChunks: 1 },
+      'A whole answer.',
+      'Still here.',
+    ])
+    const { chat } = await mount(ChatClient.create(model))
+    await chat().send('q')
+    await expect.poll(() => chat().status).toBe('error')
+    expect(chat().error?.message).toBe('The model is overloaded')
+    expect(bubbles(chat().messages)).toEqual([
+      { role: 'user', text: 'q', toolCalls: [] },
+      { role: 'assistant', text: 'Half ', toolCalls: [], problem: 'The model is overloaded' },
+    ])
+
+    await chat().retry()
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(chat().error).toBeUndefined()
+    expect(bubbles(chat().messages)).toEqual([
+      { role: 'user', text: 'q', toolCalls: [] },
+      { role: 'assistant', text: 'A whole answer.', toolCalls: [] },
+    ])
+    expect(model.prompts[1]!.messages).toEqual([{ role: 'user', text: 'q' }])
+
+    // The history sent next holds the retried answer, not the failed half.
+    await chat().send('and?')
+    expect(model.prompts[2]!.messages).toEqual([
+      { role: 'user', text: 'q' },
+      { role: 'assistant', text: 'A whole answer.', toolCalls: [] },
+      { role: 'user', text: 'and?' },
+    ])
+  })
+
+  describe('with chat memory in IndexedDB', () => {
+    let next = 0
+    const freshDatabase = () => `use-chat-${Date.now()}-${next++}`
+
+    /** What a page builds on load: a repository, a window memory over it, a client recording the whole transcript. */
+    function page(databaseName: string, script: ScriptStep[]) {
+      const repository = new IndexedDBChatMemoryRepository({ databaseName })
+      const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(40).build()
+      const model = new ScriptedChatModel(script)
+      const client = ChatClient.builder(model)
+        .defaultTools(capitalTool())
+        .defaultAdvisors(
+          MessageChatMemoryAdvisor.builder(memory)
+            .order(HIGHEST_PRECEDENCE + 500)
+            .build(),
+        )
+        .build()
+      return { repository, memory, model, client, options: { memory, conversationId: 'trip' } }
+    }
+
+    it('restores the conversation, tool calls included, on a fresh mount (a reload)', async () => {
+      const databaseName = freshDatabase()
+      const before = page(databaseName, toolRound)
+      const first = await mount(before.client, before.options)
+      await first.chat().send('Capital of the UK?')
+      await expect.poll(() => first.chat().status).toBe('idle')
+      const shown = bubbles(first.chat().messages)
+      expect(shown[1]!.toolCalls).toMatchObject([{ status: 'done', result: 'London' }])
+      first.unmount()
+      await before.repository.close()
+
+      const after = page(databaseName, ['Paris.'])
+      const second = await mount(after.client, after.options)
+      await expect.poll(() => second.chat().status).toBe('idle')
+      expect(second.probe.statuses).toEqual(['loading', 'idle'])
+      expect(bubbles(second.chat().messages)).toEqual(shown)
+      expect(second.chat().pendingTurn).toBe(false)
+
+      // Only the new question is sent by the hook; memory puts the restored turn in front of it.
+      await second.chat().send('And France?')
+      expect(after.model.prompts[0]!.messages.map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ])
+      expect(after.model.prompts[0]!.messages.at(-1)).toMatchObject({ role: 'user', text: 'And France?' })
+      await after.repository.close()
+    })
+
+    it('clear() forgets the conversation, so the next mount starts empty', async () => {
+      const databaseName = freshDatabase()
+      const before = page(databaseName, ['Hello.'])
+      const first = await mount(before.client, before.options)
+      await first.chat().send('Hi')
+      await expect.poll(() => first.chat().status).toBe('idle')
+      expect(await before.memory.get('trip')).toHaveLength(2)
+      await first.chat().clear()
+      await expect.poll(() => first.chat().messages).toEqual([])
+      first.unmount()
+      await before.repository.close()
+
+      const after = page(databaseName, [])
+      const second = await mount(after.client, after.options)
+      await expect.poll(() => second.chat().status).toBe('idle')
+      expect(second.chat().messages).toEqual([])
+      await after.repository.close()
+    })
+  })
+})
