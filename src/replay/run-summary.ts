@@ -30,13 +30,20 @@ export function summarizeRun(events: readonly TraceEvent[], runId: string): RunS
         roundOf(event.round).text = event.text
         break
       case 'tool-start':
-        roundOf(event.round).toolCalls.push({ id: event.toolCall.id, name: event.toolCall.name, arguments: parse(event.toolCall.arguments) })
+        roundOf(event.round).toolCalls.push({
+          id: event.toolCall.id,
+          name: event.toolCall.name,
+          arguments: parse(event.toolCall.arguments),
+        })
         break
       case 'tool-end': {
         // Calls are listed in the order they were made, whatever order they finish in.
         const calls = roundOf(event.round).toolCalls
         let call = calls.find((candidate) => candidate.id === event.toolCall.id && candidate.result === undefined)
-        if (!call) calls.push((call = { id: event.toolCall.id, name: event.toolCall.name, arguments: parse(event.toolCall.arguments) }))
+        if (!call)
+          calls.push(
+            (call = { id: event.toolCall.id, name: event.toolCall.name, arguments: parse(event.toolCall.arguments) }),
+          )
         call.result = event.result
         if (event.error !== undefined) call.error = event.error
         break
