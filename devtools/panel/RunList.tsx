@@ -123,10 +123,10 @@ function RunRow({
       </span>
       <span className="run-meta">
         <span>{clock(run.startedAt)}</span>
+        {run.toolErrors > 0 && <span className="bad-text">{plural(run.toolErrors, 'tool error')}</span>}
         {meta.map((part) => (
           <span key={part}>{part}</span>
         ))}
-        {run.toolErrors > 0 && <span className="bad-text">{plural(run.toolErrors, 'tool error')}</span>}
       </span>
     </button>
   )

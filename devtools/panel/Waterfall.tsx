@@ -2,7 +2,7 @@ import { useRef, type CSSProperties, type ReactNode } from 'react'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from '../trace-model'
-import { axisTicks, duration } from './format'
+import { axisTicks, duration, durationCompact } from './format'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { useWidth } from './use-width'
@@ -171,12 +171,12 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
           <span className="legend" aria-hidden="true">
             {figures.modelMs !== undefined && (
               <span className="model" title="model call">
-                {duration(figures.modelMs)}
+                {durationCompact(figures.modelMs)}
               </span>
             )}
             {round.tools.length > 0 && (
               <span className="tool" title="tools, wall clock">
-                {duration(figures.toolMs)}
+                {durationCompact(figures.toolMs)}
               </span>
             )}
           </span>

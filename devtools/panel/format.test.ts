@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { axisTicks, duration, tokensShort } from './format'
+import { axisTicks, duration, durationCompact, tokensShort } from './format'
 
 describe('the time axis', () => {
   it('puts ticks at round steps from zero', () => {
@@ -21,6 +21,16 @@ describe('figures in words', () => {
       '1.23 s',
       '1 m 15 s',
       '…',
+    ])
+  })
+
+  it('has a compact form for the round legend', () => {
+    expect([0.01, 4.25, 110.4, 1234, 75_000].map(durationCompact)).toEqual([
+      '<0.1ms',
+      '4.3ms',
+      '110ms',
+      '1.2s',
+      '1m15s',
     ])
   })
 

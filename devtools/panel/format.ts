@@ -2,10 +2,19 @@ import type { Usage } from 'advisor-chain'
 
 export function duration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '…'
+  if (ms > 0 && ms < 0.05) return '<0.1 ms'
   if (ms < 10) return `${ms.toFixed(1)} ms`
   if (ms < 1000) return `${Math.round(ms)} ms`
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`
   return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`
+}
+
+/** A duration in as few characters as it takes, for tight spots (`86ms`, `1.2s`). */
+export function durationCompact(ms: number): string {
+  if (ms < 10) return `${ms < 0.05 && ms > 0 ? '<0.1' : ms.toFixed(1)}ms`
+  if (ms < 1000) return `${Math.round(ms)}ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`
+  return `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`
 }
 
 export function tokens(usage: Usage | undefined): string {

@@ -152,8 +152,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .row.round:hover { background: var(--hover); }
 .row.round[aria-current='true'] { background: var(--accent-bg); }
 .row.round .name { font-weight: 700; flex: none; }
-.legend { display: flex; gap: 8px; min-width: 0; overflow: hidden; font-family: var(--mono); font-size: 10.5px; color: var(--fg2); }
-.legend > span { display: inline-flex; align-items: center; gap: 4px; }
+.legend { display: flex; gap: 7px; min-width: 0; overflow: hidden; font-family: var(--mono); font-size: 10.5px; color: var(--fg2); }
+.legend > span { display: inline-flex; align-items: center; gap: 3px; }
 .legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
 .legend .model::before { background: var(--model); } .legend .tool::before { background: var(--tool); }
 .row.round.bad .name { color: var(--bad); }
