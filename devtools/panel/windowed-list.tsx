@@ -5,6 +5,9 @@ export interface RowProps {
   tabIndex: 0 | -1
   /** Put on the row's focusable element, so arrow keys can move the focus to it. */
   'data-row-focus': true
+  /** Where the row sits in the whole list (only some rows are in the DOM), when the row element is the item. */
+  'aria-setsize'?: number
+  'aria-posinset'?: number
 }
 
 const OVERSCAN = 8
@@ -106,18 +109,24 @@ export function WindowedList<T>({
   const first = Math.max(0, Math.floor((view.top - headerHeight) / rowHeight) - OVERSCAN)
   const last = Math.min(items.length, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN)
   const rows: ReactNode[] = []
+  // With a presentational wrapper the rendered element is the item (an option), so it gets the position.
+  const wrapped = itemRole !== 'presentation'
   for (let index = first; index < last; index++) {
+    const position = { 'aria-setsize': items.length, 'aria-posinset': index + 1 }
     rows.push(
       <div
         key={rowKey(items[index]!, index)}
         role={itemRole}
-        aria-setsize={items.length}
-        aria-posinset={index + 1}
+        {...(wrapped ? position : {})}
         data-row-index={index}
         className="windowed-row"
         style={{ top: index * rowHeight, height: rowHeight }}
       >
-        {render(items[index]!, index, { tabIndex: index === tabStop ? 0 : -1, 'data-row-focus': true })}
+        {render(items[index]!, index, {
+          tabIndex: index === tabStop ? 0 : -1,
+          'data-row-focus': true,
+          ...(wrapped ? {} : position),
+        })}
       </div>,
     )
   }
