@@ -40,7 +40,14 @@ export default defineConfig(({ mode }) => ({
             formats: ['es'],
           },
           rolldownOptions: {
-            external: [/^@playwright\//, /^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, /^@mlc-ai\/web-llm/, /^ajv($|\/)/],
+            external: [
+              /^@playwright\//,
+              /^react($|\/)/,
+              /^react-dom($|\/)/,
+              /^zustand($|\/)/,
+              /^@mlc-ai\/web-llm/,
+              /^ajv($|\/)/,
+            ],
           },
         }
       : { outDir: 'dist-demo', sourcemap: true },

@@ -2,6 +2,7 @@
 // The panel's code is loaded only when it first renders, and in a production build it renders
 // nothing unless `enabled` (or it is loaded with `loadDevtools()`).
 import { Suspense, lazy } from 'react'
+import { LoadBoundary } from './load-boundary'
 import type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 
 export {
@@ -11,6 +12,8 @@ export {
   type DevtoolsStoreOptions,
   type Selection,
 } from './store'
+export { roundFigures, runFigures, type RoundFigures, type RunFigures } from './figures'
+export type { RunFilter, StatusFilter } from './search'
 export type { ModelSpan, RoundView, RunView, Status, ToolSpan } from './trace-model'
 export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 
@@ -38,18 +41,22 @@ interface Enabled {
 export function AdvisorDevtools({ enabled = !isProduction(), ...props }: AdvisorDevtoolsProps & Enabled) {
   if (!enabled) return null
   return (
-    <Suspense fallback={null}>
-      <LazyDevtools {...props} />
-    </Suspense>
+    <LoadBoundary>
+      <Suspense fallback={null}>
+        <LazyDevtools {...props} />
+      </Suspense>
+    </LoadBoundary>
   )
 }
 
-/** The panel to place anywhere in your layout. */
+/** The panel to place anywhere in your layout (it fills its container). */
 export function AdvisorDevtoolsPanel({ enabled = !isProduction(), ...props }: DevtoolsPanelProps & Enabled) {
   if (!enabled) return null
   return (
-    <Suspense fallback={null}>
-      <LazyPanel {...props} />
-    </Suspense>
+    <LoadBoundary>
+      <Suspense fallback={null}>
+        <LazyPanel {...props} />
+      </Suspense>
+    </LoadBoundary>
   )
 }

@@ -7,6 +7,8 @@ import {
   type TraceEvent,
 } from 'advisor-chain'
 import { describe, expect, it } from 'vitest'
+import { sampleRun } from '../src/trace/testing/sample-trace'
+import { roundFigures, runFigures } from './figures'
 import { createDevtoolsStore } from './store'
 
 const weather = defineTool({
@@ -83,6 +85,7 @@ describe('devtools store', () => {
     const store = createDevtoolsStore({ maxRuns: 2 })
     for (const question of ['a', 'b', 'c', 'd']) await conversation(store, question)
     expect(store.runs().map((run) => run.label)).toEqual(['d', 'c'])
+    store.flush()
     expect(store.getState().droppedRuns).toBe(2)
   })
 
@@ -91,6 +94,7 @@ describe('devtools store', () => {
     for (const question of ['a', 'b', 'c']) await conversation(store, question)
     expect(store.runs().length).toBeLessThan(3)
     expect(store.runs()[0]!.label).toBe('c')
+    store.flush()
     expect(store.getState().droppedRuns).toBeGreaterThan(0)
   })
 
@@ -110,6 +114,7 @@ describe('devtools store', () => {
     await conversation(store, 'b')
     store.select({ runId: store.runs()[0]!.id })
     store.clear()
+    store.flush()
     expect([store.runs().length, store.getState().selection, store.getState().droppedRuns]).toEqual([0, undefined, 0])
   })
 
@@ -162,5 +167,255 @@ describe('devtools store', () => {
     for (const event of collector.events) store.emit(event)
     expect(store.getState().droppedRuns).toBe(0)
     expect(store.runs().reduce((sum, run) => sum + run.events.length, 0)).toBe(collector.events.length)
+  })
+})
+
+/** A shuffle that is the same on every run of the tests. */
+function shuffled<T>(items: readonly T[], seed = 7): T[] {
+  const copy = [...items]
+  let state = seed
+  for (let i = copy.length - 1; i > 0; i--) {
+    state = (state * 48271) % 2147483647
+    const j = state % (i + 1)
+    ;[copy[i], copy[j]] = [copy[j]!, copy[i]!]
+  }
+  return copy
+}
+
+const shape = (store: ReturnType<typeof createDevtoolsStore>) =>
+  store.runs().map((run) => ({
+    id: run.id,
+    label: run.label,
+    status: run.status,
+    usage: run.usage,
+    toolCalls: run.toolCalls,
+    seqs: run.events.map((event) => event.seq),
+    rounds: run.rounds.map((round) => ({
+      round: round.round,
+      status: round.status,
+      model: [round.model?.start, round.model?.end, round.model?.firstToken, round.model?.chunks],
+      request: round.model?.request?.seq,
+      tools: round.tools.map((tool) => [tool.id, tool.start, tool.end, tool.result]),
+    })),
+  }))
+
+describe('devtools store, from hand-written events', () => {
+  it('groups a run into rounds: model call with its streaming part, then the tools the round asked for', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ t0: 1000 })) store.emit(event)
+    const [run] = store.runs()
+    expect(run).toMatchObject({ label: 'What time is it?', status: 'ok', mode: 'stream', toolCalls: 1, live: true })
+    const [first, second] = run!.rounds
+    expect(first!.model).toMatchObject({ start: 1000, end: 1060, firstToken: 1020, chunks: 1 })
+    expect(first!.tools).toEqual([
+      expect.objectContaining({ name: 'local_time', arguments: '{"zone":"UTC"}', start: 1060, end: 1180 }),
+    ])
+    expect(second!.model).toMatchObject({ chunks: 3, firstToken: 1210 })
+    expect(second!.model!.response!.text).toBe('It is 12:00 in UTC.')
+  })
+
+  it('derives round figures: the round spans its tools, model time apart from tool time, TTFT and tokens/s', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ t0: 1000, parallel: 2 })) store.emit(event)
+    const [first, second] = store.runs()[0]!.rounds
+    expect(roundFigures(first!)).toMatchObject({
+      start: 1000,
+      end: 1190,
+      durationMs: 190,
+      modelMs: 60,
+      // Two parallel calls of 120 and 130 ms overlap: 130 ms of tool time.
+      toolMs: 130,
+      timeToFirstTokenMs: 20,
+      status: 'ok',
+      usage: { promptTokens: 20, completionTokens: 5, totalTokens: 25 },
+    })
+    expect(roundFigures(second!).tokensPerSecond).toBeCloseTo(5 / 0.045)
+  })
+
+  it('derives run figures: status, duration, rounds and tokens in → out', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ t0: 1000, toolRounds: 2 })) store.emit(event)
+    expect(runFigures(store.runs()[0]!)).toEqual({
+      status: 'ok',
+      hasProblem: false,
+      // Two tool rounds of 60 ms model and 120 ms tool, then 75 ms of streamed answer.
+      durationMs: 180 * 2 + 75,
+      rounds: 3,
+      usage: { promptTokens: 120, completionTokens: 15, totalTokens: 135 },
+      toolCalls: 2,
+      toolErrors: 0,
+    })
+  })
+
+  it('sums the usage of the responses while the run is still going', () => {
+    const store = createDevtoolsStore()
+    const events = sampleRun({ toolRounds: 2 })
+    const secondResponse = events.filter((event) => event.type === 'model-response')[1]!
+    for (const event of events.slice(0, events.indexOf(secondResponse) + 1)) store.emit(event)
+    expect(store.runs()[0]).toMatchObject({ status: 'running', usage: { promptTokens: 60, completionTokens: 10 } })
+  })
+
+  it('keeps a round running while one of its tools is still running', () => {
+    const store = createDevtoolsStore()
+    const events = sampleRun()
+    for (const event of events.slice(
+      0,
+      events.findIndex((event) => event.type === 'tool-end'),
+    ))
+      store.emit(event)
+    const round = store.runs()[0]!.rounds[0]!
+    expect(round.status).toBe('ok')
+    expect(roundFigures(round)).toMatchObject({ status: 'running', end: undefined, durationMs: undefined })
+  })
+
+  it('flags a failed tool on its round and on the run, although the run ended ok', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ toolError: true, parallel: 2 })) store.emit(event)
+    const run = store.runs()[0]!
+    expect([run.status, run.hasProblem, run.toolErrors]).toEqual(['ok', true, 1])
+    expect(run.rounds.map((round) => round.hasProblem)).toEqual([true, false])
+    expect(run.rounds[0]!.tools.map((tool) => tool.error)).toEqual(['Error: the clock is broken', undefined])
+  })
+
+  it('puts run-level events (round 0) on the run, not on its first round', () => {
+    const store = createDevtoolsStore()
+    const events = sampleRun()
+    const header = { v: 1 as const, runId: 'run-1', round: 0, advisor: 'Retry Advisor', t: 1001 }
+    store.emit({ ...header, seq: 50, type: 'note', message: 'memory loaded' })
+    store.emit({ ...header, seq: 51, type: 'retry', attempt: 1, error: { name: 'E', message: '503' }, delayMs: 5 })
+    store.emit({ ...header, seq: 52, type: 'error', error: { name: 'E', message: 'late' }, aborted: false })
+    for (const event of events) store.emit(event)
+    const run = store.runs()[0]!
+    expect([run.notes.length, run.retries.length, run.errors.length]).toEqual([1, 1, 1])
+    expect(run.rounds[0]!.notes.concat(run.rounds[0]!.errors as never[])).toEqual([])
+    expect(run.rounds[0]!.retries).toEqual([])
+    expect(run.hasProblem).toBe(true)
+  })
+
+  it('groups concurrent runs whose events arrive shuffled exactly as if they came in order', () => {
+    const one = sampleRun({ runId: 'one', question: 'one?', toolRounds: 2, parallel: 2 })
+    const two = sampleRun({ runId: 'two', question: 'two?', seq: 100, t0: 1100, toolError: true })
+    const inOrder = createDevtoolsStore()
+    for (const event of [...one, ...two]) inOrder.emit(event)
+    for (const seed of [1, 2, 3, 42]) {
+      const store = createDevtoolsStore()
+      const events = shuffled([...one, ...two], seed)
+      // Runs are listed by the order they first appeared, so start both in order.
+      for (const event of events) store.emit(event)
+      const byId = (list: ReturnType<typeof shape>) => [...list].sort((a, b) => a.id.localeCompare(b.id))
+      expect(byId(shape(store))).toEqual(byId(shape(inOrder)))
+    }
+  })
+
+  it('labels a run by the user message of its first round even when a later round arrives first', () => {
+    const store = createDevtoolsStore()
+    const events = sampleRun({ toolRounds: 2 })
+    const requests = events.filter((event) => event.type === 'model-request')
+    for (const event of [requests[2]!, requests[1]!, requests[0]!]) store.emit(event)
+    expect(store.runs()[0]!.label).toBe('What time is it?')
+  })
+
+  it('drops the oldest runs past maxEvents, keeps at least the newest run, and publishes the count once a frame', () => {
+    const store = createDevtoolsStore({ maxEvents: 30 })
+    const runs = ['a', 'b', 'c'].map((id, index) => sampleRun({ runId: id, seq: index * 100 }))
+    for (const event of runs.flat()) store.emit(event)
+    expect(store.runs().map((run) => run.id)).toEqual(['c'])
+    expect(store.getState().droppedRuns).toBe(0)
+    store.flush()
+    expect(store.getState().droppedRuns).toBe(2)
+    const huge = createDevtoolsStore({ maxEvents: 5 })
+    for (const event of sampleRun()) huge.emit(event)
+    expect(huge.runs()).toHaveLength(1)
+  })
+
+  it('forgets the selection when the selected run is dropped', () => {
+    const store = createDevtoolsStore({ maxRuns: 1 })
+    for (const event of sampleRun({ runId: 'a' })) store.emit(event)
+    store.select({ runId: 'a', round: 1 })
+    for (const event of sampleRun({ runId: 'b', seq: 100 })) store.emit(event)
+    store.flush()
+    expect(store.getState().selection).toBeUndefined()
+  })
+
+  it('counts the events it did not record while paused', () => {
+    const store = createDevtoolsStore()
+    store.pause()
+    for (const event of sampleRun()) store.emit(event)
+    store.flush()
+    expect([store.runs().length, store.getState().missed]).toEqual([0, sampleRun().length])
+    store.resume()
+    expect(store.getState().missed).toBe(0)
+  })
+
+  it('filters runs by status, by "has a problem" and by text anywhere in the run', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ runId: 'calm', question: 'Quiet day?', answer: 'Nothing happened.' }))
+      store.emit(event)
+    for (const event of sampleRun({ runId: 'broken', seq: 100, question: 'Clock?', toolError: true })) store.emit(event)
+    for (const event of sampleRun({ runId: 'live', seq: 200, stopAfter: 4 })) store.emit(event)
+    store.flush()
+    const ids = () => store.visibleRuns().map((run) => run.id)
+    expect(ids()).toEqual(['live', 'broken', 'calm'])
+    store.setFilter({ status: 'problem' })
+    expect(ids()).toEqual(['broken'])
+    store.setFilter({ status: 'running' })
+    expect(ids()).toEqual(['live'])
+    store.setFilter({ status: 'all', text: 'CLOCK IS BROKEN' })
+    expect(ids()).toEqual(['broken'])
+    store.setFilter({ text: 'nothing happened' })
+    expect(ids()).toEqual(['calm'])
+    store.setFilter({ text: 'alm' })
+    expect(ids()).toEqual(['calm'])
+  })
+
+  it('replaces what it shows on import, names the source, and marks imported runs as not live', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ runId: 'here' })) store.emit(event)
+    const other = createDevtoolsStore()
+    for (const event of sampleRun({ runId: 'there' })) other.emit(event)
+    store.importSession(other.exportSession(), 'there.json')
+    store.flush()
+    expect(store.runs().map((run) => [run.id, run.live])).toEqual([['there', false]])
+    expect(store.getState().source).toEqual({ kind: 'file', name: 'there.json', events: sampleRun().length })
+    store.clear()
+    store.flush()
+    expect(store.getState().source).toEqual({ kind: 'live' })
+  })
+
+  it('round-trips a session through export and import with the same grouping', () => {
+    const store = createDevtoolsStore()
+    for (const event of [...sampleRun({ runId: 'a', toolRounds: 2 }), ...sampleRun({ runId: 'b', seq: 50 })])
+      store.emit(event)
+    const copy = createDevtoolsStore()
+    copy.importSession(store.exportSession())
+    expect(shape(copy)).toEqual(shape(store))
+  })
+
+  it('survives an event it cannot group without throwing into the run that emitted it', () => {
+    const store = createDevtoolsStore()
+    const broken = { ...sampleRun()[7]!, type: 'tool-end', toolCall: undefined } as never
+    const error = console.error
+    console.error = () => {}
+    try {
+      expect(() => store.emit(broken)).not.toThrow()
+    } finally {
+      console.error = error
+    }
+  })
+
+  it('groups 10,000 events of 200 runs, keeping every event in seq order', () => {
+    const store = createDevtoolsStore({ maxRuns: 500, maxEvents: 50_000 })
+    let seq = 0
+    let count = 0
+    for (let index = 0; index < 200; index++) {
+      const events = sampleRun({ runId: `run-${index}`, seq, toolRounds: 3, parallel: 2, chunks: 16 })
+      seq += events.length
+      count += events.length
+      for (const event of events) store.emit(event)
+    }
+    expect(count).toBeGreaterThanOrEqual(10_000)
+    expect(store.eventCount()).toBe(count)
+    expect(store.runs()).toHaveLength(200)
+    expect(store.runs().every((run) => run.rounds.length === 4 && run.toolCalls === 6)).toBe(true)
   })
 })

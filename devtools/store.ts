@@ -1,18 +1,19 @@
 import { cassetteFromTrace, exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain'
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { TraceModel, type RunView, type Status } from './trace-model'
+import { matchesFilter, type RunFilter } from './search'
+import { TraceModel, type RunView } from './trace-model'
 
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */
   maxRuns?: number
-  /** Events kept over all runs; the oldest runs go first (default 20,000). */
+  /** Events kept over all runs; the oldest runs go first (default 20,000). A single run is never cut. */
   maxEvents?: number
 }
 
 export interface Selection {
   runId: string
   round?: number
-  /** A span of the round: the model call, a tool call (by id), a validation attempt. */
+  /** A span of the round: the model call, a tool call (by id), a validation attempt, a retry. */
   span?:
     | { kind: 'model' }
     | { kind: 'tool'; id: string }
@@ -24,10 +25,14 @@ export interface DevtoolsState {
   /** Bumped (at most once a frame) whenever the runs change. */
   version: number
   paused: boolean
+  /** Events that arrived while paused (not recorded). */
+  missed: number
   /** Runs dropped to stay within the bounds. */
   droppedRuns: number
+  /** Where the runs came from: recorded in this page, or the name of an imported file. */
+  source: { kind: 'live' } | { kind: 'file'; name: string; events: number }
   selection: Selection | undefined
-  filter: { status: Status | 'all'; text: string }
+  filter: RunFilter
   maxRuns: number
   maxEvents: number
 }
@@ -35,18 +40,25 @@ export interface DevtoolsState {
 export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
   /** The runs, newest first. */
   runs(): RunView[]
+  /** The runs that pass the filter, newest first. */
+  visibleRuns(): RunView[]
   run(id: string): RunView | undefined
+  /** Events kept over all runs. */
+  eventCount(): number
   select(selection: Selection | undefined): void
-  setFilter(filter: Partial<DevtoolsState['filter']>): void
+  setFilter(filter: Partial<RunFilter>): void
   pause(): void
   resume(): void
   clear(): void
-  /** Every event kept, as a trace file. */
+  /** Every event kept, as a trace file (JSON text). */
   exportSession(): string
   /** The model calls of one run (or of all runs) as a cassette for ReplayChatModel, as JSON. */
   exportCassette(runId?: string): string
-  /** Replaces what is shown with a trace file; throws a TraceFileError for a bad one (nothing changes then). */
-  importSession(text: string): void
+  /**
+   * Replaces the runs shown with those of a trace file. A bad file throws a TraceFileError naming
+   * the first problem, and nothing changes. Live runs keep arriving afterwards.
+   */
+  importSession(text: string, name?: string): void
   /** Applies pending changes now (tests; the UI gets them once a frame). */
   flush(): void
 }
@@ -58,86 +70,120 @@ export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
 export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): DevtoolsStore {
   const model = new TraceModel()
   let newestFirst: RunView[] | undefined
+  let visible: { version: number; filter: RunFilter; runs: RunView[] } | undefined
+  let dirty = false
   let scheduled = false
+  // Counted here and published with the next flush, so a burst of events is one notification.
+  let dropped = 0
+  let missed = 0
 
   const store = createStore<DevtoolsState>()(() => ({
     version: 0,
     paused: false,
+    missed: 0,
     droppedRuns: 0,
+    source: { kind: 'live' },
     selection: undefined,
     filter: { status: 'all', text: '' },
-    maxRuns: options.maxRuns ?? 100,
-    maxEvents: options.maxEvents ?? 20_000,
+    maxRuns: Math.max(1, options.maxRuns ?? 100),
+    maxEvents: Math.max(1, options.maxEvents ?? 20_000),
   }))
 
   const flush = () => {
     scheduled = false
-    store.setState((state) => ({ version: state.version + 1 }))
+    if (!dirty) return
+    dirty = false
+    store.setState((state) => ({
+      version: state.version + 1,
+      droppedRuns: dropped,
+      missed,
+      selection: state.selection && model.run(state.selection.runId) ? state.selection : undefined,
+    }))
   }
   const changed = () => {
     newestFirst = undefined
+    dirty = true
     if (scheduled) return
     scheduled = true
     if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden)
       requestAnimationFrame(flush)
     else setTimeout(flush, 16)
   }
-  const add = (event: TraceEvent) => {
-    const fresh = !model.run(event.runId)
-    model.add(event)
-    if (fresh) enforceBounds()
-  }
   const enforceBounds = () => {
     const { maxRuns, maxEvents } = store.getState()
-    let dropped = 0
     while (model.size > 1 && (model.size > maxRuns || model.eventCount > maxEvents)) {
       model.dropOldest()
       dropped++
     }
-    if (dropped > 0) {
-      const selection = store.getState().selection
-      store.setState((state) => ({
-        droppedRuns: state.droppedRuns + dropped,
-        ...(selection && !model.run(selection.runId) ? { selection: undefined } : {}),
-      }))
-    }
   }
+  const reset = () => {
+    model.clear()
+    dropped = 0
+    missed = 0
+  }
+  const add = (event: TraceEvent, live: boolean) => {
+    const fresh = !model.run(event.runId)
+    model.add(event, live)
+    // A new run may pass the run bound; a long run the event bound.
+    if (fresh || model.eventCount > store.getState().maxEvents) enforceBounds()
+  }
+  const oldestFirst = () => model.runs()
+  const runs = () => (newestFirst ??= model.runs().reverse())
 
   return Object.assign(store, {
     emit(event: TraceEvent) {
-      if (store.getState().paused) return
-      add(event)
-      // A long run can pass the event bound on its own: check again now and then.
-      if (model.eventCount > store.getState().maxEvents) enforceBounds()
+      if (store.getState().paused) {
+        missed++
+        changed()
+        return
+      }
+      try {
+        add(event, true)
+      } catch (error) {
+        // A sink must never break the run it watches.
+        console.error('advisor-chain devtools could not record an event', event, error)
+      }
       changed()
     },
-    runs() {
-      newestFirst ??= [...model.runs].sort((a, b) => b.order - a.order)
-      return newestFirst
+    runs,
+    visibleRuns() {
+      const { version, filter } = store.getState()
+      if (visible?.version !== version || visible.filter !== filter) {
+        const all = runs()
+        const unfiltered = filter.status === 'all' && filter.text.trim() === ''
+        visible = { version, filter, runs: unfiltered ? all : all.filter((run) => matchesFilter(run, filter)) }
+      }
+      return visible.runs
     },
     run: (id: string) => model.run(id),
+    eventCount: () => model.eventCount,
     select: (selection: Selection | undefined) => store.setState({ selection }),
-    setFilter: (filter: Partial<DevtoolsState['filter']>) =>
-      store.setState((state) => ({ filter: { ...state.filter, ...filter } })),
+    setFilter: (filter: Partial<RunFilter>) => store.setState((state) => ({ filter: { ...state.filter, ...filter } })),
     pause: () => store.setState({ paused: true }),
-    resume: () => store.setState({ paused: false }),
+    resume() {
+      missed = 0
+      store.setState({ paused: false, missed: 0 })
+    },
     clear() {
-      model.clear()
-      store.setState({ selection: undefined, droppedRuns: 0 })
+      reset()
+      store.setState({ selection: undefined, droppedRuns: 0, missed: 0, source: { kind: 'live' } })
       changed()
     },
-    exportCassette: (runId?: string) => {
-      const runs = runId
-        ? [model.run(runId)].filter((run) => run !== undefined)
-        : [...model.runs].sort((a, b) => a.order - b.order)
+    exportCassette(runId?: string) {
+      const runs = runId ? [model.run(runId)].filter((run) => run !== undefined) : oldestFirst()
       return JSON.stringify(cassetteFromTrace(runs.flatMap((run) => run.events)), null, 2)
     },
-    exportSession: () => exportTrace([...model.runs].sort((a, b) => a.order - b.order).flatMap((run) => run.events)),
-    importSession(text: string) {
+    exportSession: () => exportTrace(oldestFirst().flatMap((run) => run.events)),
+    importSession(text: string, name = 'trace file') {
       const events = importTrace(text)
-      model.clear()
-      store.setState({ selection: undefined, droppedRuns: 0 })
-      for (const event of events) add(event)
+      reset()
+      store.setState({
+        selection: undefined,
+        droppedRuns: 0,
+        missed: 0,
+        source: { kind: 'file', name, events: events.length },
+      })
+      for (const event of events) add(event, false)
       changed()
     },
     flush,

@@ -1,7 +1,15 @@
-import type { ErrorInfo, TraceEvent, TraceEventOf, TracedAdvisor, Usage } from 'advisor-chain'
+import {
+  addUsage,
+  type ErrorInfo,
+  type TraceEvent,
+  type TraceEventOf,
+  type TracedAdvisor,
+  type Usage,
+} from 'advisor-chain'
 
 // The runs of a trace, grouped for display: run → rounds → spans. Built incrementally, one event at
-// a time, so a live run costs the same per event at event 10,000 as at event 10.
+// a time and in any order (concurrent runs interleave; a file may come shuffled), so a live run
+// costs the same per event at event 10,000 as at event 10.
 
 export type Status = 'running' | 'ok' | 'error' | 'aborted'
 
@@ -14,7 +22,6 @@ export interface ToolSpan {
   result?: string
   error?: string
   returnDirect?: boolean
-  approval?: TraceEventOf<'approval'>[]
 }
 
 export interface ModelSpan {
@@ -25,11 +32,14 @@ export interface ModelSpan {
   request?: TraceEventOf<'model-request'>
   response?: TraceEventOf<'model-response'>
   chunks: number
+  /** The text streamed so far, in arrival order (the response, once in, has the whole text). */
+  streamed: string
 }
 
 export interface RoundView {
   round: number
   start: number
+  /** The end of the model call as the observer saw it (`round-end`); tools run after it. */
   end?: number
   status: Status
   model?: ModelSpan
@@ -47,34 +57,57 @@ export interface RunView {
   id: string
   /** Arrival order, for sorting. */
   order: number
+  /** The user's message: the last user message of the earliest request seen. */
   label: string
   mode: 'call' | 'stream'
   startedAt?: number
   start: number
   end?: number
+  /** The latest time any event of the run carries. */
+  lastT: number
   status: Status
+  /** Recorded in this page (its times share this page's clock), not imported from a file. */
+  live: boolean
   observer?: 'inside-loop' | 'outside-loop' | 'no-loop'
   chain: TracedAdvisor[]
   rounds: RoundView[]
+  /** The run's usage: from `run-end`, or summed over the responses so far. */
   usage?: Usage
   finishReason?: string
   error?: ErrorInfo
   loopEnd?: TraceEventOf<'tool-loop-end'>['reason']
   evaluations: TraceEventOf<'evaluation'>[]
+  /** Events of the run as a whole (round 0): notes, errors, retries outside the loop. */
+  notes: TraceEventOf<'note'>[]
+  errors: TraceEventOf<'error'>[]
+  retries: TraceEventOf<'retry'>[]
   toolCalls: number
   toolErrors: number
+  /** A failed tool, validation, model call or round, even when the run itself ended ok. */
+  hasProblem: boolean
+  /** Ordered by `seq`. */
   events: TraceEvent[]
-  /** Changes whenever the run does, for cheap re-render checks. */
+  /** Changes whenever the run does, for cheap re-render checks and caches. */
   version: number
 }
 
+interface RunState {
+  view: RunView
+  /** The round whose request labels the run. */
+  labelRound: number
+  /** Usage summed over responses, until `run-end` says. */
+  summed?: Usage
+  ended: boolean
+}
+
 export class TraceModel {
-  readonly #runs = new Map<string, RunView>()
+  readonly #runs = new Map<string, RunState>()
   #order = 0
   eventCount = 0
 
-  get runs(): IterableIterator<RunView> {
-    return this.#runs.values()
+  /** The runs, oldest first. */
+  runs(): RunView[] {
+    return Array.from(this.#runs.values(), (state) => state.view)
   }
 
   get size(): number {
@@ -82,25 +115,27 @@ export class TraceModel {
   }
 
   run(id: string): RunView | undefined {
-    return this.#runs.get(id)
+    return this.#runs.get(id)?.view
   }
 
-  add(event: TraceEvent): RunView {
-    const run = this.#runFor(event)
-    run.events.push(event)
+  add(event: TraceEvent, live: boolean): RunView {
+    const state = this.#stateFor(event, live)
+    const run = state.view
+    insertBySeq(run.events, event)
     run.version++
     this.eventCount++
-    apply(run, event)
+    if (event.t > run.lastT) run.lastT = event.t
+    apply(state, event)
     return run
   }
 
-  /** Removes the oldest run; returns it. */
+  /** Removes the oldest run (by arrival); returns it. */
   dropOldest(): RunView | undefined {
     const oldest = this.#runs.values().next().value
     if (!oldest) return undefined
-    this.#runs.delete(oldest.id)
-    this.eventCount -= oldest.events.length
-    return oldest
+    this.#runs.delete(oldest.view.id)
+    this.eventCount -= oldest.view.events.length
+    return oldest.view
   }
 
   clear(): void {
@@ -108,44 +143,73 @@ export class TraceModel {
     this.eventCount = 0
   }
 
-  #runFor(event: TraceEvent): RunView {
-    let run = this.#runs.get(event.runId)
-    if (!run) {
-      run = {
-        id: event.runId,
-        order: this.#order++,
-        label: '',
-        mode: 'call',
-        start: event.t,
-        status: 'running',
-        chain: [],
-        rounds: [],
-        evaluations: [],
-        toolCalls: 0,
-        toolErrors: 0,
-        events: [],
-        version: 0,
+  #stateFor(event: TraceEvent, live: boolean): RunState {
+    let state = this.#runs.get(event.runId)
+    if (!state) {
+      state = {
+        labelRound: Infinity,
+        ended: false,
+        view: {
+          id: event.runId,
+          order: this.#order++,
+          label: '',
+          mode: 'call',
+          start: event.t,
+          lastT: event.t,
+          status: 'running',
+          live,
+          chain: [],
+          rounds: [],
+          evaluations: [],
+          notes: [],
+          errors: [],
+          retries: [],
+          toolCalls: 0,
+          toolErrors: 0,
+          hasProblem: false,
+          events: [],
+          version: 0,
+        },
       }
-      this.#runs.set(run.id, run)
+      this.#runs.set(event.runId, state)
     }
-    return run
+    return state
   }
 }
 
-function apply(run: RunView, event: TraceEvent): void {
-  run.start = Math.min(run.start, event.t)
+/** Events nearly always come in `seq` order; a late one is put in its place. */
+function insertBySeq(events: TraceEvent[], event: TraceEvent): void {
+  const last = events.at(-1)
+  if (!last || last.seq <= event.seq) {
+    events.push(event)
+    return
+  }
+  let low = 0
+  let high = events.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (events[middle]!.seq <= event.seq) low = middle + 1
+    else high = middle
+  }
+  events.splice(low, 0, event)
+}
+
+function apply(state: RunState, event: TraceEvent): void {
+  const run = state.view
+  if (event.t < run.start) run.start = event.t
   switch (event.type) {
     case 'run-start':
       run.mode = event.mode
       run.startedAt = event.startedAt
       run.observer = event.observer
       run.chain = event.chain
-      run.start = event.t
       return
     case 'run-end':
+      state.ended = true
       run.status = event.status
+      if (event.status === 'error') run.hasProblem = true
       run.end = event.t
-      if (event.usage) run.usage = event.usage
+      run.usage = event.usage ?? state.summed
       if (event.finishReason) run.finishReason = event.finishReason
       if (event.error) run.error = event.error
       for (const round of run.rounds) if (round.status === 'running') round.status = event.status
@@ -157,62 +221,74 @@ function apply(run: RunView, event: TraceEvent): void {
       const round = roundOf(run, event.round, event.t - event.durationMs)
       round.end = event.t
       round.status = event.status
-      if (event.status !== 'ok') round.hasProblem = true
+      if (event.status === 'error') flag(run, round)
       return
     }
     case 'model-request': {
       const round = roundOf(run, event.round, event.t)
-      round.model = { start: event.t, request: event, chunks: 0 }
-      if (!run.label) run.label = lastUserText(event.messages)
+      const model = (round.model ??= { start: event.t, chunks: 0, streamed: '' })
+      model.start = event.t
+      model.request = event
+      if (event.round < state.labelRound) {
+        const text = lastUserText(event.messages)
+        if (text !== undefined) {
+          run.label = text
+          state.labelRound = event.round
+        }
+      }
       return
     }
     case 'model-chunk': {
       const model = modelOf(run, event.round, event.t)
       model.chunks++
-      if (model.firstToken === undefined && (event.text !== '' || event.toolCalls?.length)) model.firstToken = event.t
+      model.streamed += event.text
+      if (
+        (event.text !== '' || event.toolCalls?.length) &&
+        (model.firstToken === undefined || event.t < model.firstToken)
+      )
+        model.firstToken = event.t
       return
     }
     case 'model-response': {
-      const model = modelOf(run, event.round, event.t - event.durationMs)
+      const round = roundOf(run, event.round, event.t - event.durationMs)
+      const model = (round.model ??= { start: event.t - event.durationMs, chunks: 0, streamed: '' })
       model.response = event
+      if (round.tools.length > 1) round.tools.sort(byCallOrder(round))
       model.end = event.t
+      if (model.request === undefined) model.start = event.t - event.durationMs
       if (model.firstToken === undefined && event.timeToFirstTokenMs !== undefined)
         model.firstToken = model.start + event.timeToFirstTokenMs
+      if (event.usage) {
+        state.summed = addUsage(state.summed, event.usage)
+        if (!state.ended) run.usage = state.summed
+      }
       return
     }
     case 'tool-start': {
       const round = roundOf(run, event.round, event.t)
-      round.tools.push({
-        id: event.toolCall.id,
-        name: event.toolCall.name,
-        arguments: event.toolCall.arguments,
-        start: event.t,
-      })
-      run.toolCalls++
+      const span = round.tools.find((tool) => tool.id === event.toolCall.id)
+      if (span) span.start = event.t
+      else {
+        addTool(round, toolSpan(event.toolCall, event.t))
+        run.toolCalls++
+      }
       return
     }
     case 'tool-end': {
-      const round = roundOf(run, event.round, event.t - event.durationMs)
+      const start = event.t - event.durationMs
+      const round = roundOf(run, event.round, start)
       let span = round.tools.find((tool) => tool.id === event.toolCall.id && tool.end === undefined)
       if (!span) {
-        span = {
-          id: event.toolCall.id,
-          name: event.toolCall.name,
-          arguments: event.toolCall.arguments,
-          start: event.t - event.durationMs,
-        }
-        round.tools.push(span)
+        addTool(round, (span = toolSpan(event.toolCall, start)))
         run.toolCalls++
       }
-      Object.assign(span, {
-        end: event.t,
-        result: event.result,
-        returnDirect: event.returnDirect,
-        arguments: event.toolCall.arguments,
-      })
+      span.end = event.t
+      span.result = event.result
+      span.returnDirect = event.returnDirect
+      span.arguments = event.toolCall.arguments
       if (event.error !== undefined) {
         span.error = event.error
-        round.hasProblem = true
+        flag(run, round)
         run.toolErrors++
       }
       return
@@ -221,13 +297,14 @@ function apply(run: RunView, event: TraceEvent): void {
       run.loopEnd = event.reason
       return
     case 'validation': {
-      const round = roundOf(run, event.round, event.t)
+      const round = roundOf(run, event.round, event.t - (event.durationMs ?? 0))
       round.validations.push(event)
-      if (!event.valid) round.hasProblem = true
+      if (!event.valid) flag(run, round)
       return
     }
     case 'retry':
-      roundOf(run, event.round, event.t).retries.push(event)
+      if (event.round > 0) roundOf(run, event.round, event.t).retries.push(event)
+      else run.retries.push(event)
       return
     case 'approval':
       roundOf(run, event.round, event.t).approvals.push(event)
@@ -236,16 +313,47 @@ function apply(run: RunView, event: TraceEvent): void {
       run.evaluations.push(event)
       return
     case 'error': {
-      const round = event.round > 0 ? roundOf(run, event.round, event.t) : undefined
-      round?.errors.push(event)
-      if (round) round.hasProblem = true
+      if (event.round > 0) {
+        const round = roundOf(run, event.round, event.t)
+        round.errors.push(event)
+        flag(run, round)
+      } else {
+        run.errors.push(event)
+        run.hasProblem = true
+      }
       run.error ??= event.error
       return
     }
     case 'note':
-      roundOf(run, event.round, event.t).notes.push(event)
+      if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)
+      else run.notes.push(event)
       return
   }
+}
+
+/** Marks a round, and so its run, as having had a problem. */
+function flag(run: RunView, round: RoundView): void {
+  round.hasProblem = true
+  run.hasProblem = true
+}
+
+/** Tool spans are listed in the order the model asked for them, whatever order their events came in. */
+function addTool(round: RoundView, span: ToolSpan): void {
+  round.tools.push(span)
+  if (round.tools.length > 1) round.tools.sort(byCallOrder(round))
+}
+
+function byCallOrder(round: RoundView): (a: ToolSpan, b: ToolSpan) => number {
+  const calls = round.model?.response?.toolCalls ?? []
+  const rank = (span: ToolSpan) => {
+    const index = calls.findIndex((call) => call.id === span.id)
+    return index === -1 ? calls.length : index
+  }
+  return (a, b) => rank(a) - rank(b) || a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+function toolSpan(call: { id: string; name: string; arguments: string }, start: number): ToolSpan {
+  return { id: call.id, name: call.name, arguments: call.arguments, start }
 }
 
 function roundOf(run: RunView, number: number, t: number): RoundView {
@@ -275,14 +383,14 @@ function roundOf(run: RunView, number: number, t: number): RoundView {
 
 function modelOf(run: RunView, number: number, t: number): ModelSpan {
   const round = roundOf(run, number, t)
-  round.model ??= { start: t, chunks: 0 }
+  round.model ??= { start: t, chunks: 0, streamed: '' }
   return round.model
 }
 
-function lastUserText(messages: TraceEventOf<'model-request'>['messages']): string {
+function lastUserText(messages: TraceEventOf<'model-request'>['messages']): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!
     if (message.role === 'user') return message.text
   }
-  return ''
+  return undefined
 }

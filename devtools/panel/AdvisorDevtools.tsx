@@ -1,7 +1,9 @@
-import { useState, type PointerEvent } from 'react'
+import { useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { PanelFrame, type DevtoolsPanelProps } from './DevtoolsPanel'
-import { ShadowRoot } from './shadow-root'
+import { plural } from './format'
 import { preferences, savePreferences } from './preferences'
+import { ShadowRoot } from './shadow-root'
+import { useDevtools } from './use-devtools'
 
 export interface AdvisorDevtoolsProps extends Omit<DevtoolsPanelProps, 'controls'> {
   /** Open on first load (afterwards the user's choice is remembered). */
@@ -10,24 +12,37 @@ export interface AdvisorDevtoolsProps extends Omit<DevtoolsPanelProps, 'controls
   position?: 'bottom' | 'right'
 }
 
+type Dock = 'bottom' | 'right'
+
+const DEFAULT_SIZE: Record<Dock, number> = { bottom: 400, right: 620 }
+const MIN_SIZE = 180
+
+function clampSize(size: number, dock: Dock): number {
+  const room = dock === 'bottom' ? window.innerHeight : window.innerWidth
+  return Math.round(Math.max(MIN_SIZE, Math.min(size, room - 40)))
+}
+
 /** A floating button that opens the panel docked at the bottom or right of the page. */
 export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ...panel }: AdvisorDevtoolsProps) {
   const saved = preferences()
   const [open, setOpen] = useState(saved.open ?? initialIsOpen)
-  const [dock, setDock] = useState<'bottom' | 'right'>(saved.dock ?? position)
-  const [size, setSize] = useState(saved.size ?? (dock === 'bottom' ? 380 : 560))
+  const [dock, setDock] = useState<Dock>(saved.dock ?? position)
+  const [size, setSize] = useState(() => clampSize(saved.size ?? DEFAULT_SIZE[dock], dock))
   const toggle = (next: boolean) => {
     setOpen(next)
     savePreferences({ open: next })
   }
-  const resize = (start: PointerEvent<HTMLDivElement>) => {
+  const resizeTo = (next: number) => {
+    const clamped = clampSize(next, dock)
+    setSize(clamped)
+    savePreferences({ size: clamped })
+  }
+  const drag = (start: PointerEvent<HTMLDivElement>) => {
     start.preventDefault()
     const target = start.currentTarget
     target.setPointerCapture(start.pointerId)
-    const onMove = (move: globalThis.PointerEvent) => {
-      const next = dock === 'bottom' ? window.innerHeight - move.clientY : window.innerWidth - move.clientX
-      setSize(Math.max(160, Math.min(next, (dock === 'bottom' ? window.innerHeight : window.innerWidth) - 40)))
-    }
+    const onMove = (move: globalThis.PointerEvent) =>
+      setSize(clampSize(dock === 'bottom' ? window.innerHeight - move.clientY : window.innerWidth - move.clientX, dock))
     const onUp = () => {
       target.removeEventListener('pointermove', onMove)
       target.removeEventListener('pointerup', onUp)
@@ -35,6 +50,13 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
     }
     target.addEventListener('pointermove', onMove)
     target.addEventListener('pointerup', onUp)
+  }
+  const nudge = (event: KeyboardEvent<HTMLDivElement>) => {
+    const grow = dock === 'bottom' ? { ArrowUp: 40, ArrowDown: -40 } : { ArrowLeft: 40, ArrowRight: -40 }
+    const delta = grow[event.key as keyof typeof grow]
+    if (delta === undefined) return
+    event.preventDefault()
+    resizeTo(size + delta)
   }
   return (
     <ShadowRoot>
@@ -44,55 +66,80 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
           style={dock === 'bottom' ? { height: size } : { width: size }}
           data-testid="devtools-dock"
         >
+          <div
+            className="resize"
+            role="separator"
+            tabIndex={0}
+            aria-orientation={dock === 'bottom' ? 'horizontal' : 'vertical'}
+            aria-label="Resize the devtools (arrow keys)"
+            aria-valuenow={size}
+            aria-valuemin={MIN_SIZE}
+            onPointerDown={drag}
+            onKeyDown={nudge}
+          />
           <PanelFrame
             {...panel}
             controls={
               <>
                 <button
                   type="button"
-                  className="tool-button"
+                  className="tool-button icon"
                   aria-label={`Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`}
+                  title={`Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`}
                   onClick={() => {
-                    const next = dock === 'bottom' ? 'right' : 'bottom'
-                    const nextSize = next === 'bottom' ? 380 : 560
+                    const next: Dock = dock === 'bottom' ? 'right' : 'bottom'
+                    const nextSize = clampSize(DEFAULT_SIZE[next], next)
                     setDock(next)
                     setSize(nextSize)
                     savePreferences({ dock: next, size: nextSize })
                   }}
                 >
-                  {dock === 'bottom' ? 'Dock right' : 'Dock bottom'}
+                  <span aria-hidden="true" className={`dock-icon ${dock === 'bottom' ? 'right' : 'bottom'}`} />
                 </button>
                 <button
                   type="button"
-                  className="tool-button"
+                  className="tool-button icon"
                   aria-label="Close devtools"
-                  aria-expanded="true"
+                  title="Close"
                   onClick={() => toggle(false)}
                 >
-                  ×
+                  <span aria-hidden="true">✕</span>
                 </button>
               </>
             }
           />
-          <div
-            className="resize"
-            role="separator"
-            aria-orientation={dock === 'bottom' ? 'horizontal' : 'vertical'}
-            aria-label="Resize devtools"
-            onPointerDown={resize}
-          />
         </div>
       ) : (
-        <button
-          type="button"
-          className="floating-toggle"
-          aria-label="Open advisor-chain devtools"
-          aria-expanded="false"
-          onClick={() => toggle(true)}
-        >
-          advisor-chain devtools
-        </button>
+        <Toggle store={panel.store} onOpen={() => toggle(true)} />
       )}
     </ShadowRoot>
+  )
+}
+
+/** The closed state: a small button that says how many runs there are, and whether one is running or failed. */
+function Toggle({ store, onOpen }: { store: DevtoolsPanelProps['store']; onOpen: () => void }) {
+  useDevtools(store, (state) => state.version)
+  const runs = store.runs()
+  const running = runs.some((run) => run.status === 'running')
+  const problems = runs.filter((run) => run.hasProblem).length
+  return (
+    <button
+      type="button"
+      className="floating-toggle"
+      aria-label="Open advisor-chain devtools"
+      title={`${plural(runs.length, 'run')}${running ? ', one running' : ''}${problems ? `, ${problems} with problems` : ''}`}
+      aria-expanded="false"
+      data-testid="devtools-toggle"
+      onClick={onOpen}
+    >
+      <svg viewBox="0 0 32 32" aria-hidden="true" className="logo">
+        <rect x="3" y="9" width="14" height="14" rx="7" />
+        <rect x="15" y="9" width="14" height="14" rx="7" />
+      </svg>
+      devtools
+      {runs.length > 0 && (
+        <span className={`toggle-count${running ? ' running' : problems ? ' bad' : ''}`}>{runs.length}</span>
+      )}
+    </button>
   )
 }

@@ -1,14 +1,15 @@
 import type { ApprovalQueue } from 'advisor-chain'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { Approvals } from './Approvals'
 import { ErrorBoundary } from './ErrorBoundary'
+import { plural } from './format'
 import { RunDetail } from './RunDetail'
 import { RunList } from './RunList'
 import { ShadowRoot } from './shadow-root'
 import { Toolbar } from './Toolbar'
 import { useDevtools } from './use-devtools'
-import { preferences, savePreferences } from './preferences'
+import { useTheme } from './use-theme'
 
 export interface DevtoolsPanelProps {
   store: DevtoolsStore
@@ -18,10 +19,10 @@ export interface DevtoolsPanelProps {
   controls?: ReactNode
 }
 
-/** The panel itself, to place anywhere: in its own shadow root, with an error boundary. */
+/** The panel itself, to place anywhere in a layout: in its own shadow root, with an error boundary. */
 export function AdvisorDevtoolsPanel(props: DevtoolsPanelProps) {
   return (
-    <ShadowRoot>
+    <ShadowRoot className="embedded">
       <PanelFrame {...props} />
     </ShadowRoot>
   )
@@ -29,21 +30,11 @@ export function AdvisorDevtoolsPanel(props: DevtoolsPanelProps) {
 
 /** The panel inside a shadow root: theme, error boundary, content. */
 export function PanelFrame(props: DevtoolsPanelProps) {
-  const [theme, setTheme] = useState<'light' | 'dark'>(
-    () => preferences().theme ?? (globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'),
-  )
+  const [theme, toggleTheme] = useTheme()
   return (
-    <div className="root" data-theme={theme}>
-      <ErrorBoundary>
-        <PanelContent
-          {...props}
-          theme={theme}
-          onTheme={() => {
-            const next = theme === 'dark' ? 'light' : 'dark'
-            setTheme(next)
-            savePreferences({ theme: next })
-          }}
-        />
+    <div className="root" data-theme={theme} data-testid="devtools-panel">
+      <ErrorBoundary area="devtools panel">
+        <PanelContent {...props} theme={theme} onTheme={toggleTheme} />
       </ErrorBoundary>
     </div>
   )
@@ -58,39 +49,86 @@ function PanelContent({
 }: DevtoolsPanelProps & { theme: 'light' | 'dark'; onTheme: () => void }) {
   useDevtools(store, (state) => state.version)
   const selection = useDevtools(store, (state) => state.selection)
-  const dropped = useDevtools(store, (state) => state.droppedRuns)
-  const limits = useDevtools(store, (state) => `${state.maxRuns} runs, ${state.maxEvents.toLocaleString()} events`)
-  const [importError, setImportError] = useState<string>()
-  const runs = store.runs()
-  const run = (selection && store.run(selection.runId)) ?? runs[0]
-  // Follow the newest run until the user picks one.
-  useEffect(() => {
-    if (!selection && runs[0]) store.select({ runId: runs[0].id })
-  }, [selection, runs, store])
+  const [imported, setImported] = useState<{ error?: string; name?: string }>({})
+  // Without a selection the panel follows the newest run.
+  const run = (selection && store.run(selection.runId)) ?? store.runs()[0]
   return (
     <>
-      <Toolbar store={store} theme={theme} onTheme={onTheme} onError={setImportError}>
+      <Toolbar store={store} theme={theme} onTheme={onTheme} onImport={setImported}>
         {controls}
       </Toolbar>
-      {importError && (
-        <p className="note" role="alert">
-          {importError}
-        </p>
-      )}
-      {dropped > 0 && (
-        <p className="note">
-          {dropped} older run{dropped === 1 ? '' : 's'} dropped to stay within {limits}.
-        </p>
-      )}
+      <Notes store={store} importError={imported.error} onDismiss={() => setImported({})} />
       {approvals && <Approvals queue={approvals} />}
       <div className="body">
         <RunList store={store} />
         {run ? (
           <RunDetail store={store} run={run} />
         ) : (
-          <p className="empty detail">Runs appear here as they happen: every round, model call and tool execution.</p>
+          <div className="detail empty-detail">
+            <p className="empty">
+              Runs appear here as they happen: every round of the tool loop, each model call with its streaming, every
+              tool execution. Feed this store to an <code>ObserverAdvisor</code>, or import a trace file.
+            </p>
+          </div>
         )}
       </div>
     </>
+  )
+}
+
+/** One line each: an import that failed, the file shown, runs dropped to stay in bounds, events missed while paused. */
+function Notes({
+  store,
+  importError,
+  onDismiss,
+}: {
+  store: DevtoolsStore
+  importError: string | undefined
+  onDismiss: () => void
+}) {
+  const dropped = useDevtools(store, (state) => state.droppedRuns)
+  const missed = useDevtools(store, (state) => state.missed)
+  const paused = useDevtools(store, (state) => state.paused)
+  const source = useDevtools(store, (state) => state.source)
+  const limits = useDevtools(store, (state) => `${plural(state.maxRuns, 'run')} or ${plural(state.maxEvents, 'event')}`)
+  const notes: Array<{ kind: string; text: ReactNode; testId: string }> = []
+  if (importError) notes.push({ kind: 'bad', text: importError, testId: 'import-error' })
+  if (source.kind === 'file')
+    notes.push({
+      kind: 'info',
+      text: `Showing ${source.name} (${plural(source.events, 'event')}). Clear to go back to live runs only.`,
+      testId: 'import-source',
+    })
+  if (dropped > 0)
+    notes.push({
+      kind: 'info',
+      text: `${plural(dropped, 'older run')} dropped to stay within ${limits}.`,
+      testId: 'dropped-note',
+    })
+  if (paused)
+    notes.push({
+      kind: 'warn',
+      text: `Recording is paused${missed > 0 ? `: ${plural(missed, 'event')} not recorded` : ''}.`,
+      testId: 'paused-note',
+    })
+  if (notes.length === 0) return null
+  return (
+    <div className="notes">
+      {notes.map((note) => (
+        <p
+          key={note.testId}
+          className={`note ${note.kind}`}
+          role={note.kind === 'bad' ? 'alert' : 'status'}
+          data-testid={note.testId}
+        >
+          {note.text}
+          {note.testId === 'import-error' && (
+            <button type="button" className="link" onClick={onDismiss}>
+              Dismiss
+            </button>
+          )}
+        </p>
+      ))}
+    </div>
   )
 }

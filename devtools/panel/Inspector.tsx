@@ -1,238 +1,352 @@
-import { reconstructMessages, type Message, type TraceEvent, type TraceEventOf } from 'advisor-chain'
-import { useState } from 'react'
-import type { Selection } from '../store'
-import type { RoundView, RunView } from '../trace-model'
-import { duration, prettyJson, tokens } from './format'
-import { Messages, diffMessages } from './Messages'
+import type { Message, ToolDefinition, TraceEvent } from 'advisor-chain'
+import { useState, type ReactNode } from 'react'
+import { roundFigures } from '../figures'
+import { diffPrompts, promptOf } from '../prompt'
+import type { DevtoolsStore, Selection } from '../store'
+import type { RoundView, RunView, ToolSpan } from '../trace-model'
+import { duration, plural, prettyJson, tokens } from './format'
+import { Messages, ToolCallView } from './Messages'
+import { Tabs } from './Tabs'
 
 type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw'
 
-function promptOf(run: RunView, round: RoundView | undefined): Message[] | undefined {
-  const request = round?.model?.request
-  if (!request) return undefined
-  try {
-    return reconstructMessages(run.events, request)
-  } catch {
-    return request.messages
-  }
-}
+/** Raw JSON of more events than this is cut (a long stream has thousands of chunks). */
+const RAW_LIMIT = 300
 
-/** What was sent and received in the selected round or span, as chat, diff, catalogue, timing and raw JSON. */
-export function Inspector({ run, selection }: { run: RunView; selection: Selection | undefined }) {
+/** What was sent and received in the selected round or span: chat, diff, tool catalogue, timing, raw JSON. */
+export function Inspector({
+  store,
+  run,
+  selection,
+}: {
+  store: DevtoolsStore
+  run: RunView
+  selection: Selection | undefined
+}) {
   const [tab, setTab] = useState<Tab>('prompt')
   const round = run.rounds.find((candidate) => candidate.round === selection?.round) ?? run.rounds.at(-1)
   if (!round) return <p className="empty">Select a round in the timeline.</p>
   const span = selection?.round === round.round ? selection.span : undefined
+  const back = () => store.select({ runId: run.id, round: round.round })
   if (span?.kind === 'tool') {
     const tool = round.tools.find((candidate) => candidate.id === span.id)
-    if (tool)
-      return (
-        <ToolDetail
-          tool={tool}
-          events={run.events.filter(
-            (event) => (event.type === 'tool-start' || event.type === 'tool-end') && event.toolCall.id === tool.id,
-          )}
-        />
-      )
+    if (tool) return <ToolDetail run={run} round={round} tool={tool} onBack={back} />
   }
   if (span?.kind === 'validation') {
     const attempt = round.validations.find((candidate) => candidate.attempt === span.attempt)
-    if (attempt) return <ValidationDetail attempt={attempt} />
+    if (attempt)
+      return (
+        <SpanDetail
+          round={round}
+          title={`Validation attempt ${attempt.attempt}: ${attempt.valid ? 'valid' : 'invalid'}`}
+          onBack={back}
+          events={[attempt]}
+        >
+          <dl className="kv">
+            <dt>Result</dt>
+            <dd className={attempt.valid ? 'ok-text' : 'bad-text'}>{attempt.valid ? 'valid' : 'invalid'}</dd>
+            <dt>Took</dt>
+            <dd>{duration(attempt.durationMs)}</dd>
+          </dl>
+          {attempt.errors.length > 0 && (
+            <>
+              <div className="caption">Errors</div>
+              <ul className="errors">
+                {attempt.errors.map((error) => (
+                  <li key={error}>
+                    <code>{error}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {attempt.retryWith !== undefined && (
+            <>
+              <div className="caption">Appended to the last user message for the next attempt</div>
+              <pre>{attempt.retryWith}</pre>
+            </>
+          )}
+          {attempt.output !== undefined && (
+            <>
+              <div className="caption">The model's answer</div>
+              <pre>{prettyJson(attempt.output)}</pre>
+            </>
+          )}
+        </SpanDetail>
+      )
   }
   if (span?.kind === 'retry') {
     const retry = round.retries.find((candidate) => candidate.attempt === span.attempt)
-    if (retry) return <Detail title={`Retry ${retry.attempt} after ${retry.error.name}`} event={retry} />
+    if (retry)
+      return (
+        <SpanDetail round={round} title={`Retry ${retry.attempt}`} onBack={back} events={[retry]}>
+          <dl className="kv">
+            <dt>After</dt>
+            <dd className="bad-text">
+              {retry.error.name}: {retry.error.message}
+            </dd>
+            <dt>Waited</dt>
+            <dd>{duration(retry.delayMs)}</dd>
+          </dl>
+        </SpanDetail>
+      )
   }
+  const index = run.rounds.indexOf(round)
+  const previousRound = run.rounds[index - 1]
   const prompt = promptOf(run, round)
-  const previous = promptOf(run, run.rounds[run.rounds.indexOf(round) - 1])
-  const tabs: Array<[Tab, string]> = [
+  const previous = promptOf(run, previousRound)
+  const model = round.model
+  const catalogue = model?.request?.options.tools ?? []
+  const tabs: Array<[Tab, ReactNode]> = [
     ['prompt', 'Prompt'],
     ['diff', 'Diff'],
     ['response', 'Response'],
-    ['tools', 'Tools'],
-    ['timing', 'Usage & timing'],
+    ['tools', `Tools (${catalogue.length})`],
+    ['timing', 'Timing'],
     ['raw', 'Raw'],
   ]
-  const model = round.model
-  const raw: TraceEvent[] = run.events.filter((event) => event.round === round.round && event.type !== 'model-chunk')
   return (
-    <div className="inspector" aria-label={`Round ${round.round} inspector`}>
-      <div role="tablist" aria-label="Inspector">
-        {tabs.map(([id, label]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls="inspector-panel"
-            onClick={() => setTab(id)}
-          >
-            {label}
-          </button>
-        ))}
+    <section className="inspector" aria-label={`Round ${round.round} of the run`} data-testid="inspector">
+      <div className="inspector-head">
+        <strong>Round {round.round}</strong>
+        <span className="muted">
+          {model?.request?.provider ? `${model.request.provider} · ` : ''}
+          {model?.response?.model ?? model?.request?.options.model ?? ''}
+        </span>
       </div>
-      <div
-        className="inspector-body"
-        role="tabpanel"
-        id="inspector-panel"
-        aria-labelledby={`tab-${tab}`}
-        data-testid="inspector"
-      >
+      <Tabs label="Round details" tabs={tabs} active={tab} onChange={setTab} panelClassName="inspector-body">
         {tab === 'prompt' &&
-          (prompt ? <Messages messages={prompt} /> : <p className="muted">This round's request was not recorded.</p>)}
-        {tab === 'diff' &&
-          (prompt && previous ? (
+          (prompt ? (
             <>
               <p className="muted">
-                Round {round.round} against round {round.round - 1}: what the loop added to the prompt.
+                The exact {plural(prompt.length, 'message')} the model received in round {round.round}, after every
+                advisor's changes.
               </p>
-              <Messages {...diffMessages(previous, prompt)} />
+              <Messages messages={prompt} />
             </>
           ) : (
-            <p className="muted">{prompt ? 'The first round has nothing to compare with.' : 'No request recorded.'}</p>
+            <p className="muted">This round's request was not recorded.</p>
           ))}
+        {tab === 'diff' && <Diff round={round} prompt={prompt} previous={previous} previousRound={previousRound} />}
         {tab === 'response' &&
           (model?.response ? (
             <Messages
-              messages={[
-                { role: 'assistant', text: model.response.text, toolCalls: model.response.toolCalls },
-                ...round.tools
-                  .filter((tool) => tool.result !== undefined)
-                  .map((tool) => ({
-                    role: 'tool' as const,
-                    responses: [{ id: tool.id, name: tool.name, responseData: tool.result! }],
-                  })),
-              ]}
+              messages={[{ role: 'assistant', text: model.response.text, toolCalls: model.response.toolCalls }]}
+              results={resultsOf(round)}
             />
+          ) : model && model.streamed !== '' && round.errors.length === 0 ? (
+            <>
+              <p className="muted">Streaming: {plural(model.chunks, 'chunk')} so far.</p>
+              <Messages messages={[{ role: 'assistant', text: model.streamed, toolCalls: [] }]} />
+            </>
+          ) : round.errors.length > 0 ? (
+            <pre className="bad-text">
+              {round.errors.map((error) => `${error.error.name}: ${error.error.message}`).join('\n')}
+            </pre>
           ) : (
             <p className="muted">No response yet.</p>
           ))}
-        {tab === 'tools' && <Catalogue tools={model?.request?.options.tools ?? []} />}
-        {tab === 'timing' && (
-          <dl className="kv">
-            <dt>Round</dt>
-            <dd>{duration(round.end === undefined ? undefined : round.end - round.start)}</dd>
-            <dt>Model call</dt>
-            <dd>{duration(model?.end === undefined ? undefined : model.end - model.start)}</dd>
-            <dt>Time to first token</dt>
-            <dd>{model?.firstToken === undefined ? '—' : duration(model.firstToken - model.start)}</dd>
-            <dt>Tokens/s</dt>
-            <dd>{model?.response?.tokensPerSecond === undefined ? '—' : model.response.tokensPerSecond.toFixed(1)}</dd>
-            <dt>Chunks</dt>
-            <dd>{model?.chunks ?? 0}</dd>
-            <dt>Tools</dt>
-            <dd>
-              {round.tools
-                .map((tool) => `${tool.name} ${duration(tool.end === undefined ? undefined : tool.end - tool.start)}`)
-                .join(', ') || '—'}
-            </dd>
-            <dt>Usage</dt>
-            <dd>{tokens(model?.response?.usage)}</dd>
-            <dt>Model</dt>
-            <dd>{model?.response?.model ?? model?.request?.options.model ?? '—'}</dd>
-            <dt>Finish</dt>
-            <dd>{model?.response?.finishReason ?? '—'}</dd>
-          </dl>
-        )}
-        {tab === 'raw' && <pre>{JSON.stringify(raw, null, 2)}</pre>}
-      </div>
-    </div>
+        {tab === 'tools' && <Catalogue tools={catalogue} />}
+        {tab === 'timing' && <Timing round={round} />}
+        {tab === 'raw' && <Raw events={run.events.filter((event) => event.round === round.round)} />}
+      </Tabs>
+    </section>
   )
 }
 
-function Catalogue({
-  tools,
+function resultsOf(round: RoundView): Map<string, { text: string; failed: boolean }> {
+  const results = new Map<string, { text: string; failed: boolean }>()
+  for (const tool of round.tools)
+    if (tool.result !== undefined) results.set(tool.id, { text: tool.result, failed: tool.error !== undefined })
+  return results
+}
+
+function Diff({
+  round,
+  prompt,
+  previous,
+  previousRound,
 }: {
-  tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>
+  round: RoundView
+  prompt: Message[] | undefined
+  previous: Message[] | undefined
+  previousRound: RoundView | undefined
 }) {
-  if (tools.length === 0) return <p className="muted">No tools were offered in this round.</p>
+  if (!prompt) return <p className="muted">This round's request was not recorded.</p>
+  if (!previous || !previousRound)
+    return <p className="muted">Round {round.round} is the first round: there is nothing to compare it with.</p>
+  const consecutive = previousRound.round === round.round - 1
+  const { messages, changes } = diffPrompts(previous, prompt, consecutive ? round.model?.request?.shared : undefined)
+  const added = [...changes.values()].filter((change) => change === 'added').length
+  const removed = changes.size - added
   return (
-    <div>
-      {tools.map((tool) => (
-        <section key={tool.name} className="message">
-          <div className="message-head">{tool.name}</div>
-          <div className="message-text">{tool.description}</div>
-          <pre>{JSON.stringify(tool.inputSchema, null, 2)}</pre>
-        </section>
-      ))}
-    </div>
+    <>
+      <p className="muted" data-testid="diff-summary">
+        Round {round.round} against round {previousRound.round}: {plural(added, 'message')} added, {removed} removed,{' '}
+        {prompt.length - added} unchanged.
+      </p>
+      <Messages messages={messages} changes={changes} />
+    </>
   )
 }
 
-function ToolDetail({ tool, events }: { tool: RoundView['tools'][number]; events: TraceEvent[] }) {
+function Catalogue({ tools }: { tools: readonly ToolDefinition[] }) {
+  if (tools.length === 0) return <p className="muted">No tools were offered to the model in this round.</p>
   return (
-    <div className="inspector" aria-label={`Tool ${tool.name}`}>
-      <div className="inspector-body" data-testid="inspector">
-        <h3 className="call-name">
-          {tool.name}() <span className="muted">#{tool.id}</span>
-        </h3>
-        <dl className="kv">
-          <dt>Duration</dt>
-          <dd>{duration(tool.end === undefined ? undefined : tool.end - tool.start)}</dd>
-          <dt>Return direct</dt>
-          <dd>{tool.returnDirect ? 'yes' : 'no'}</dd>
-          <dt>Status</dt>
-          <dd>{tool.end === undefined ? 'running' : tool.error !== undefined ? 'failed' : 'ok'}</dd>
-        </dl>
-        <div className="muted">Arguments</div>
-        <pre>{prettyJson(tool.arguments)}</pre>
-        <div className="muted">{tool.error !== undefined ? 'Error' : 'Result'}</div>
-        <pre>{prettyJson(tool.result ?? '…')}</pre>
+    <ul className="catalogue">
+      {tools.map((tool) => (
+        <li key={tool.name} className="message">
+          <div className="message-head">
+            <span className="call-name">{tool.name}</span>
+          </div>
+          <div className="message-text">{tool.description}</div>
+          <details>
+            <summary>Parameters</summary>
+            <pre>{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+          </details>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function Timing({ round }: { round: RoundView }) {
+  const figures = roundFigures(round)
+  const model = round.model
+  const usage = figures.usage
+  return (
+    <dl className="kv">
+      <dt>Round</dt>
+      <dd>{duration(figures.durationMs)}</dd>
+      <dt>Model call</dt>
+      <dd>{duration(figures.modelMs)}</dd>
+      <dt>Tools (wall clock)</dt>
+      <dd>
+        {round.tools.length === 0 ? '—' : `${duration(figures.toolMs)} for ${plural(round.tools.length, 'call')}`}
+      </dd>
+      <dt>Time to first token</dt>
+      <dd>{figures.timeToFirstTokenMs === undefined ? '—' : duration(figures.timeToFirstTokenMs)}</dd>
+      <dt>Tokens per second</dt>
+      <dd>{figures.tokensPerSecond === undefined ? '—' : figures.tokensPerSecond.toFixed(1)}</dd>
+      <dt>Chunks</dt>
+      <dd>{model?.chunks ?? 0}</dd>
+      <dt>Tokens</dt>
+      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported'}</dd>
+      {usage?.cacheReadTokens !== undefined && (
+        <>
+          <dt>Cache read / write</dt>
+          <dd>
+            {usage.cacheReadTokens.toLocaleString()} / {(usage.cacheWriteTokens ?? 0).toLocaleString()}
+          </dd>
+        </>
+      )}
+      <dt>Finish reason</dt>
+      <dd>{model?.response?.finishReason ?? '—'}</dd>
+      {round.tools.map((tool) => (
+        <ToolTiming key={tool.id} tool={tool} />
+      ))}
+    </dl>
+  )
+}
+
+function ToolTiming({ tool }: { tool: ToolSpan }) {
+  return (
+    <>
+      <dt className="indent">{tool.name}</dt>
+      <dd className={tool.error !== undefined ? 'bad-text' : undefined}>
+        {duration(tool.end === undefined ? undefined : tool.end - tool.start)}
+        {tool.error !== undefined ? ' · failed' : ''}
+      </dd>
+    </>
+  )
+}
+
+function Raw({ events }: { events: TraceEvent[] }) {
+  const chunks = events.filter((event) => event.type === 'model-chunk').length
+  const shown = events.filter((event) => event.type !== 'model-chunk' || chunks <= 20).slice(0, RAW_LIMIT)
+  return (
+    <>
+      <p className="muted">
+        {plural(events.length, 'event')} in this round
+        {shown.length < events.length
+          ? `; ${plural(events.length - shown.length, 'event')} (mostly chunks) not shown`
+          : ''}
+        . Export the session for all of them.
+      </p>
+      <pre data-testid="raw-json">{JSON.stringify(shown, null, 2)}</pre>
+    </>
+  )
+}
+
+function SpanDetail({
+  round,
+  title,
+  onBack,
+  events,
+  children,
+}: {
+  round: RoundView
+  title: ReactNode
+  onBack: () => void
+  events: TraceEvent[]
+  children: ReactNode
+}) {
+  return (
+    <section className="inspector" aria-label={typeof title === 'string' ? title : 'Span'} data-testid="inspector">
+      <div className="inspector-head">
+        <button type="button" className="link" onClick={onBack}>
+          Round {round.round}
+        </button>
+        <span className="muted" aria-hidden="true">
+          ›
+        </span>
+        <strong>{title}</strong>
+      </div>
+      <div className="inspector-body">
+        {children}
         <details>
-          <summary className="muted">Raw events</summary>
-          <pre>{JSON.stringify(events, null, 2)}</pre>
+          <summary>Raw events</summary>
+          <pre data-testid="raw-json">{JSON.stringify(events, null, 2)}</pre>
         </details>
       </div>
-    </div>
+    </section>
   )
 }
 
-/** One validation attempt: the answer, what was wrong with it, and what goes back to the model. */
-function ValidationDetail({ attempt }: { attempt: TraceEventOf<'validation'> }) {
-  return (
-    <div className="inspector" aria-label={`Validation attempt ${attempt.attempt}`}>
-      <div className="inspector-body" data-testid="inspector">
-        <h3>
-          Validation attempt {attempt.attempt}: {attempt.valid ? 'valid' : 'invalid'}
-          {attempt.durationMs !== undefined && <span className="muted"> · {duration(attempt.durationMs)}</span>}
-        </h3>
-        {attempt.errors.length > 0 && (
-          <>
-            <h4>Errors</h4>
-            <ul className="errors">
-              {attempt.errors.map((error) => (
-                <li key={error}>
-                  <code>{error}</code>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
-        {attempt.retryWith !== undefined && (
-          <>
-            <h4>Appended to the last user message for the next attempt</h4>
-            <pre>{attempt.retryWith}</pre>
-          </>
-        )}
-        {attempt.output !== undefined && (
-          <>
-            <h4>The model's answer</h4>
-            <pre>{prettyJson(attempt.output)}</pre>
-          </>
-        )}
-      </div>
-    </div>
+function ToolDetail({
+  run,
+  round,
+  tool,
+  onBack,
+}: {
+  run: RunView
+  round: RoundView
+  tool: ToolSpan
+  onBack: () => void
+}) {
+  const events = run.events.filter(
+    (event) =>
+      (event.type === 'tool-start' || event.type === 'tool-end' || event.type === 'approval') &&
+      event.round === round.round &&
+      event.toolCall.id === tool.id,
   )
-}
-
-function Detail({ title, event }: { title: string; event: TraceEvent }) {
+  const status = tool.end === undefined ? 'running' : tool.error !== undefined ? 'failed' : 'ok'
   return (
-    <div className="inspector">
-      <div className="inspector-body" data-testid="inspector">
-        <h3>{title}</h3>
-        <pre>{JSON.stringify(event, null, 2)}</pre>
-      </div>
-    </div>
+    <SpanDetail round={round} title={`${tool.name}()`} onBack={onBack} events={events}>
+      <dl className="kv">
+        <dt>Status</dt>
+        <dd className={status === 'failed' ? 'bad-text' : status === 'ok' ? 'ok-text' : undefined}>{status}</dd>
+        <dt>Took</dt>
+        <dd>{duration(tool.end === undefined ? undefined : tool.end - tool.start)}</dd>
+        <dt>Call id</dt>
+        <dd>{tool.id}</dd>
+        <dt>Return direct</dt>
+        <dd>{tool.returnDirect ? 'yes: its result is the answer' : 'no'}</dd>
+      </dl>
+      <ToolCallView
+        call={tool}
+        answer={tool.result === undefined ? undefined : { text: tool.result, failed: tool.error !== undefined }}
+      />
+    </SpanDetail>
   )
 }

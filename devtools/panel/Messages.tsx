@@ -1,83 +1,135 @@
-import type { Message } from 'advisor-chain'
+import type { Message, ToolCall } from 'advisor-chain'
+import { useState } from 'react'
+import type { Change } from '../prompt'
 import { prettyJson } from './format'
 
-/** Chat messages as text (never HTML), each tool call shown with the result that answered it. */
+/** Past this many messages the middle of a prompt is folded away until asked for. */
+const FOLD_OVER = 40
+const SHOWN_AT_END = 24
+
+/**
+ * Chat messages as text (never HTML), each tool call shown with the result that answered it
+ * (matched by id, wherever the result sits in the list).
+ */
 export function Messages({
   messages,
   changes,
+  results,
 }: {
   messages: readonly Message[]
-  changes?: ReadonlyMap<Message, 'added' | 'removed'>
+  changes?: ReadonlyMap<Message, Change>
+  /** Results known from elsewhere (the round's tool executions), by tool call id. */
+  results?: ReadonlyMap<string, { text: string; failed: boolean }>
 }) {
-  const results = new Map<string, string>()
+  const [unfolded, setUnfolded] = useState(false)
+  if (messages.length === 0) return <p className="muted">No messages.</p>
+  const answers = new Map(results)
   for (const message of messages)
     if (message.role === 'tool')
-      for (const response of message.responses) results.set(response.id, response.responseData)
-  if (messages.length === 0) return <p className="muted">No messages.</p>
+      for (const response of message.responses)
+        answers.set(response.id, { text: response.responseData, failed: response.responseData.startsWith('Error:') })
+  const fold = !unfolded && messages.length > FOLD_OVER
+  // Folded: the system message (if first), then a button, then the latest messages.
+  const head = fold ? (messages[0]?.role === 'system' ? 1 : 0) : messages.length
+  const tail = fold ? messages.length - SHOWN_AT_END : messages.length
+  const view = (index: number) => (
+    <MessageView
+      key={index}
+      message={messages[index]!}
+      index={index}
+      change={changes?.get(messages[index]!)}
+      answers={answers}
+    />
+  )
+  const items = []
+  for (let index = 0; index < head; index++) items.push(view(index))
+  if (fold)
+    items.push(
+      <li key="fold" className="fold">
+        <button type="button" className="link" onClick={() => setUnfolded(true)}>
+          Show {tail - head} earlier messages
+        </button>
+      </li>,
+    )
+  for (let index = Math.max(head, tail); index < messages.length; index++) items.push(view(index))
   return (
-    <div>
-      {messages.map((message, index) => {
-        const change = changes?.get(message)
-        return (
-          <section
-            key={index}
-            className={`message${change ? ` ${change}` : ''}`}
-            aria-label={`${message.role} message${change ? `, ${change}` : ''}`}
-          >
-            <div className="message-head">
-              {index + 1} · {message.role}
-              {change && <span className="change">{change === 'added' ? '+ added' : '− removed'}</span>}
-            </div>
-            {message.role === 'tool' ? (
-              message.responses.map((response) => (
-                <div key={response.id} className={`call${response.responseData.startsWith('Error:') ? ' bad' : ''}`}>
-                  <div className="call-name">
-                    {response.name} <span className="muted">#{response.id}</span>
-                  </div>
-                  <pre>{prettyJson(response.responseData)}</pre>
-                </div>
-              ))
-            ) : (
-              <>
-                {message.text !== '' && <div className="message-text">{message.text}</div>}
-                {message.role === 'assistant' &&
-                  message.toolCalls.map((call) => {
-                    const result = results.get(call.id)
-                    return (
-                      <div key={call.id} className={`call${result?.startsWith('Error:') ? ' bad' : ''}`}>
-                        <div className="call-name">
-                          {call.name}() <span className="muted">#{call.id}</span>
-                        </div>
-                        <pre>{prettyJson(call.arguments)}</pre>
-                        {result !== undefined && (
-                          <>
-                            <div className="muted">→ result</div>
-                            <pre>{prettyJson(result)}</pre>
-                          </>
-                        )}
-                      </div>
-                    )
-                  })}
-              </>
-            )}
-          </section>
-        )
-      })}
-    </div>
+    <ol className="messages" aria-label={`${messages.length} messages`}>
+      {items}
+    </ol>
   )
 }
 
-/** The messages of `current`, with those not in `previous` marked added, and those gone marked removed. */
-export function diffMessages(
-  previous: readonly Message[],
-  current: readonly Message[],
-): { messages: Message[]; changes: Map<Message, 'added' | 'removed'> } {
-  const key = (message: Message) => JSON.stringify(message)
-  const before = new Set(previous.map(key))
-  const after = new Set(current.map(key))
-  const changes = new Map<Message, 'added' | 'removed'>()
-  for (const message of current) if (!before.has(key(message))) changes.set(message, 'added')
-  const removed = previous.filter((message) => !after.has(key(message)))
-  for (const message of removed) changes.set(message, 'removed')
-  return { messages: [...current, ...removed], changes }
+function MessageView({
+  message,
+  index,
+  change,
+  answers,
+}: {
+  message: Message
+  index: number
+  change: Change | undefined
+  answers: ReadonlyMap<string, { text: string; failed: boolean }>
+}) {
+  return (
+    <li>
+      <section
+        className={`message ${message.role}${change ? ` ${change}` : ''}`}
+        aria-label={`${message.role} message${change ? `, ${change}` : ''}, #${index + 1}`}
+        data-testid="prompt-message"
+        data-change={change}
+      >
+        <div className="message-head">
+          <span className="role">{message.role}</span>
+          <span className="index">#{index + 1}</span>
+          {change && <span className={`change ${change}`}>{change === 'added' ? '+ added' : '− removed'}</span>}
+        </div>
+        {message.role === 'tool' ? (
+          message.responses.map((response) => (
+            <div key={response.id} className={`call result${response.responseData.startsWith('Error:') ? ' bad' : ''}`}>
+              <div className="call-name">
+                {response.name} <span className="muted">result · {response.id}</span>
+              </div>
+              <pre>{prettyJson(response.responseData)}</pre>
+            </div>
+          ))
+        ) : (
+          <>
+            {message.text !== '' && <div className="message-text">{message.text}</div>}
+            {message.role === 'assistant' &&
+              message.toolCalls.map((call) => <ToolCallView key={call.id} call={call} answer={answers.get(call.id)} />)}
+          </>
+        )}
+      </section>
+    </li>
+  )
+}
+
+export function ToolCallView({
+  call,
+  answer,
+}: {
+  call: ToolCall
+  answer: { text: string; failed: boolean } | undefined
+}) {
+  return (
+    <div className={`call${answer?.failed ? ' bad' : ''}`} data-testid="inspector-tool-call">
+      <div className="call-name">
+        {call.name}() <span className="muted">{call.id}</span>
+      </div>
+      <div className="call-grid">
+        <div>
+          <div className="caption">Arguments</div>
+          <pre data-testid="tool-arguments">{prettyJson(call.arguments)}</pre>
+        </div>
+        <div>
+          <div className="caption">{answer === undefined ? 'Result' : answer.failed ? 'Error' : 'Result'}</div>
+          {answer === undefined ? (
+            <pre className="muted">not answered yet</pre>
+          ) : (
+            <pre data-testid="tool-result">{prettyJson(answer.text)}</pre>
+          )}
+        </div>
+      </div>
+    </div>
+  )
 }

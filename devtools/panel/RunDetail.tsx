@@ -1,68 +1,115 @@
 import { useState } from 'react'
+import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from '../trace-model'
 import { ChainView, chainWarnings } from './ChainView'
-import { clock, duration, shortId, tokens } from './format'
+import { ErrorBoundary } from './ErrorBoundary'
+import { clock, duration, plural, shortId, tokens } from './format'
 import { Inspector } from './Inspector'
+import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
+import { useNow } from './use-now'
 import { Waterfall } from './Waterfall'
+
+type View = 'timeline' | 'chain'
 
 /** One run: its figures, the timeline with the inspector, and the chain. */
 export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }) {
   useDevtools(store, (state) => state.version)
   const selection = useDevtools(store, (state) => state.selection)
-  const [tab, setTab] = useState<'timeline' | 'chain'>('timeline')
+  const [view, setView] = useState<View>('timeline')
   const warnings = chainWarnings(run)
+  const figures = runFigures(run)
+  const live = run.live && run.status === 'running'
+  const now = useNow(live)
+  const state = runState(run)
+  const selected = selection?.runId === run.id ? selection : undefined
   return (
     <section className="detail" aria-label="Run">
       <header className="detail-head">
-        <h2 title={run.label}>{run.label || `Run #${shortId(run.id)}`}</h2>
-        <span className={`badge ${run.status}`}>{run.status}</span>
-        <span className="stat">
-          <b>{run.rounds.length}</b> rounds
-        </span>
-        <span className="stat">
-          <b>{duration(run.end === undefined ? undefined : run.end - run.start)}</b>
-        </span>
-        <span className="stat">{tokens(run.usage)}</span>
-        {run.toolCalls > 0 && (
-          <span className="stat">
-            <b>{run.toolCalls}</b> tool calls{run.toolErrors ? `, ${run.toolErrors} failed` : ''}
+        <div className="detail-title">
+          <span className={`badge ${state}`}>{RUN_STATE_WORDS[state]}</span>
+          <h2 title={run.label}>{run.label || `Run ${shortId(run.id)}`}</h2>
+        </div>
+        <div className="stats">
+          <Stat
+            label={live ? 'so far' : 'duration'}
+            value={duration(live ? Math.max(now, run.lastT) - run.start : figures.durationMs)}
+          />
+          <Stat label={figures.rounds === 1 ? 'round' : 'rounds'} value={String(figures.rounds)} />
+          <Stat label="tokens in → out" value={tokens(figures.usage).replace(' tok', '') || '—'} />
+          <Stat
+            label={figures.toolCalls === 1 ? 'tool call' : 'tool calls'}
+            value={String(figures.toolCalls)}
+            note={figures.toolErrors ? `${figures.toolErrors} failed` : undefined}
+          />
+          {run.finishReason && <Stat label="finish" value={run.finishReason} />}
+          {run.evaluations.length > 0 && (
+            <Stat label="score" value={run.evaluations.map((evaluation) => evaluation.score.toFixed(2)).join(' → ')} />
+          )}
+          <span className="stat muted">
+            {clock(run.startedAt)} · {run.mode} · run {run.id}
+            {run.live ? '' : ' · from a file'}
           </span>
-        )}
-        {run.finishReason && <span className="stat">finish: {run.finishReason}</span>}
-        {run.evaluations.length > 0 && (
-          <span className="stat">
-            score {run.evaluations.map((evaluation) => evaluation.score.toFixed(2)).join(' → ')}
-          </span>
-        )}
-        <span className="stat muted">
-          {clock(run.startedAt)} · {run.mode} · #{shortId(run.id)}
-        </span>
-        {run.error && (
-          <span className="stat" style={{ color: 'var(--bad)' }}>
-            {run.error.name}: {run.error.message}
-          </span>
+        </div>
+        {(run.error || run.retries.length > 0) && (
+          <div className="run-notes">
+            {run.error && (
+              <span className="bad-text" role="status">
+                {run.error.name}: {run.error.message}
+              </span>
+            )}
+            {run.retries.length > 0 && (
+              <span className="warn-text">{plural(run.retries.length, 'retry')} of the whole call</span>
+            )}
+          </div>
         )}
       </header>
-      <div role="tablist" aria-label="Run views">
-        <button type="button" role="tab" aria-selected={tab === 'timeline'} onClick={() => setTab('timeline')}>
-          Timeline
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'chain'} onClick={() => setTab('chain')}>
-          Chain{warnings.length > 0 ? ` ⚠ ${warnings.length}` : ''}
-        </button>
-      </div>
-      {tab === 'timeline' ? (
-        <div className="split" role="tabpanel" aria-label="Timeline">
-          <Waterfall store={store} run={run} />
-          <Inspector key={run.id} run={run} selection={selection?.runId === run.id ? selection : undefined} />
-        </div>
-      ) : (
-        <div role="tabpanel" aria-label="Chain" className="scroll">
-          <ChainView run={run} />
-        </div>
-      )}
+      <Tabs
+        label="Run views"
+        className="view-tabs"
+        panelClassName="view-panel"
+        active={view}
+        onChange={setView}
+        tabs={[
+          ['timeline', 'Timeline'],
+          [
+            'chain',
+            <>
+              Chain
+              {warnings.length > 0 && (
+                <span className="count warn" aria-label={`, ${plural(warnings.length, 'warning')}`}>
+                  {warnings.length}
+                </span>
+              )}
+            </>,
+          ],
+        ]}
+      >
+        {view === 'timeline' ? (
+          <div className="split">
+            <ErrorBoundary area="timeline">
+              <Waterfall store={store} run={run} />
+            </ErrorBoundary>
+            <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
+              <Inspector key={run.id} store={store} run={run} selection={selected} />
+            </ErrorBoundary>
+          </div>
+        ) : (
+          <ErrorBoundary area="chain view">
+            <ChainView run={run} />
+          </ErrorBoundary>
+        )}
+      </Tabs>
     </section>
+  )
+}
+
+function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {
+  return (
+    <span className="stat">
+      <b>{value}</b> {label}
+      {note && <span className="bad-text"> · {note}</span>}
+    </span>
   )
 }

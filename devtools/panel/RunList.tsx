@@ -1,83 +1,133 @@
+import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
+import type { StatusFilter } from '../search'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from '../trace-model'
-import { clock, duration, shortId } from './format'
+import { clock, duration, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
-import { WindowedList } from './windowed-list'
+import { WindowedList, type RowProps } from './windowed-list'
 
-function matches(run: RunView, status: string, text: string): boolean {
-  if (status !== 'all' && run.status !== status) return false
-  if (!text) return true
-  const needle = text.toLowerCase()
-  return (
-    run.label.toLowerCase().includes(needle) ||
-    run.id.includes(needle) ||
-    run.rounds.some((round) => round.tools.some((tool) => tool.name.toLowerCase().includes(needle)))
-  )
-}
+const ROW_HEIGHT = 56
+
+const STATUS_FILTERS: Array<[StatusFilter, string]> = [
+  ['all', 'All runs'],
+  ['running', 'Running'],
+  ['ok', 'OK'],
+  ['problem', 'With problems'],
+  ['error', 'Failed'],
+  ['aborted', 'Aborted'],
+]
 
 /** The runs, newest first: a filterable, searchable list of buttons. */
 export function RunList({ store }: { store: DevtoolsStore }) {
   useDevtools(store, (state) => state.version)
   const filter = useDevtools(store, (state) => state.filter)
-  const selected = useDevtools(store, (state) => state.selection?.runId)
-  const runs = store.runs().filter((run) => matches(run, filter.status, filter.text))
+  const all = store.runs()
+  const selected = useDevtools(store, (state) => state.selection?.runId) ?? all[0]?.id
+  const runs = store.visibleRuns()
+  const selectedIndex = Math.max(
+    0,
+    runs.findIndex((run) => run.id === selected),
+  )
   return (
     <nav className="runs" aria-label="Runs">
       <div className="runs-filter">
         <input
           type="search"
           aria-label="Search runs"
-          placeholder="Search prompt, tool, id…"
+          placeholder="Search prompts, answers, tools…"
           value={filter.text}
           onChange={(event) => store.setFilter({ text: event.target.value })}
         />
         <select
           aria-label="Filter by status"
           value={filter.status}
-          onChange={(event) => store.setFilter({ status: event.target.value as RunView['status'] | 'all' })}
+          onChange={(event) => store.setFilter({ status: event.target.value as StatusFilter })}
         >
-          <option value="all">All</option>
-          <option value="running">Running</option>
-          <option value="ok">OK</option>
-          <option value="error">Error</option>
-          <option value="aborted">Aborted</option>
+          {STATUS_FILTERS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
         </select>
+      </div>
+      <div className="runs-count" aria-live="polite">
+        {runs.length === all.length
+          ? plural(all.length, 'run')
+          : `${runs.length.toLocaleString()} of ${plural(all.length, 'run')}`}
       </div>
       {runs.length === 0 ? (
         <p className="empty">
-          {store.runs().length === 0 ? 'No runs yet. Send a message and each call shows up here.' : 'No run matches.'}
+          {all.length === 0
+            ? 'No runs yet. Each call of the ChatClient shows up here as it happens.'
+            : 'No run matches.'}
         </p>
       ) : (
         <WindowedList
           items={runs}
-          rowHeight={58}
-          label={`${runs.length} runs`}
+          rowHeight={ROW_HEIGHT}
+          rowKey={(run) => run.id}
+          label="Runs, newest first"
           role="listbox"
-          render={(run) => (
-            <button
-              type="button"
-              role="option"
-              className="run-row"
-              aria-selected={run.id === selected}
-              aria-label={`${run.label || 'Run'}: ${run.status}, ${run.rounds.length} rounds`}
-              data-testid="run-row"
-              onClick={() => store.select({ runId: run.id })}
-            >
-              <div className="run-title">
-                <span className={`dot ${run.status}`} aria-hidden="true" />
-                <span className="label">{run.label || '(no prompt seen)'}</span>
-              </div>
-              <div className="run-meta">
-                {clock(run.startedAt)} · {run.mode} · {run.rounds.length} round{run.rounds.length === 1 ? '' : 's'} ·{' '}
-                {duration(run.end === undefined ? undefined : run.end - run.start)}
-                {run.usage ? ` · ${run.usage.totalTokens.toLocaleString()} tok` : ''}
-                {run.toolErrors ? ` · ${run.toolErrors} tool error${run.toolErrors === 1 ? '' : 's'}` : ''} · #
-                {shortId(run.id)}
-              </div>
-            </button>
+          itemRole="presentation"
+          activeIndex={selectedIndex}
+          testId="run-list"
+          render={(run, _index, row) => (
+            <RunRow
+              run={run}
+              selected={run.id === selected}
+              row={row}
+              onSelect={() => store.select({ runId: run.id })}
+            />
           )}
         />
       )}
     </nav>
+  )
+}
+
+function RunRow({
+  run,
+  selected,
+  row,
+  onSelect,
+}: {
+  run: RunView
+  selected: boolean
+  row: RowProps
+  onSelect: () => void
+}) {
+  const figures = runFigures(run)
+  const state = runState(run)
+  const label = run.label || '(no prompt recorded)'
+  const meta = [
+    plural(figures.rounds, 'round'),
+    figures.durationMs === undefined ? RUN_STATE_WORDS[state] : duration(figures.durationMs),
+    tokensShort(figures.usage),
+  ].filter(Boolean)
+  return (
+    <button
+      type="button"
+      className="run-row"
+      role="option"
+      aria-selected={selected}
+      aria-label={`${label}: ${RUN_STATE_WORDS[state]}, ${meta.join(', ')}${run.toolErrors ? `, ${plural(run.toolErrors, 'tool error')}` : ''}. Started ${clock(run.startedAt)}, run ${shortId(run.id)}`}
+      data-testid="run-row"
+      data-status={state}
+      onClick={onSelect}
+      {...row}
+    >
+      <span className="run-title">
+        <span className={`dot ${state}`} aria-hidden="true" />
+        <span className="label">{label}</span>
+        <span className="run-id">#{shortId(run.id)}</span>
+      </span>
+      <span className="run-meta">
+        <span>{clock(run.startedAt)}</span>
+        {run.toolErrors > 0 && <span className="bad-text">{plural(run.toolErrors, 'tool error')}</span>}
+        {meta.map((part) => (
+          <span key={part}>{part}</span>
+        ))}
+      </span>
+    </button>
   )
 }

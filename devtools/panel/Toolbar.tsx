@@ -1,13 +1,14 @@
 import { TraceFileError } from 'advisor-chain'
 import { useRef, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
+import { plural } from './format'
 import { useDevtools } from './use-devtools'
 
 export interface ToolbarProps {
   store: DevtoolsStore
   theme: 'light' | 'dark'
   onTheme: () => void
-  onError: (message: string | undefined) => void
+  onImport: (result: { error?: string; name?: string }) => void
   children?: ReactNode
 }
 
@@ -20,49 +21,62 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000)
 }
 
+const stamp = () => new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')
+
 /** Record/pause, clear, export and import of a session, the theme; `children` adds the dock controls. */
-export function Toolbar({ store, theme, onTheme, onError, children }: ToolbarProps) {
+export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarProps) {
   const paused = useDevtools(store, (state) => state.paused)
+  useDevtools(store, (state) => state.version)
   const file = useRef<HTMLInputElement>(null)
-  const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
+  const events = store.eventCount()
   return (
     <div className="toolbar" role="toolbar" aria-label="Devtools">
       <span className="brand">
-        advisor-chain<small>devtools</small>
+        <svg viewBox="0 0 32 32" aria-hidden="true" className="logo">
+          <rect x="3" y="9" width="14" height="14" rx="7" />
+          <rect x="15" y="9" width="14" height="14" rx="7" />
+        </svg>
+        advisor-chain <small>devtools</small>
       </span>
       <button
         type="button"
-        className="tool-button"
-        aria-pressed={paused}
+        className={`tool-button record${paused ? ' paused' : ''}`}
+        aria-pressed={!paused}
+        title={paused ? 'Recording is paused: new events are not kept' : 'Recording: click to pause'}
         onClick={() => (paused ? store.resume() : store.pause())}
       >
-        {paused ? 'Resume' : 'Pause'}
+        <span className="record-dot" aria-hidden="true" />
+        {paused ? 'Paused' : 'Recording'}
       </button>
-      <button type="button" className="tool-button" onClick={() => store.clear()}>
+      <span className="divider" aria-hidden="true" />
+      <button type="button" className="tool-button" onClick={() => store.clear()} disabled={events === 0}>
         Clear
       </button>
       <button
         type="button"
         className="tool-button"
+        title="Download every event kept as a trace file (JSON)"
+        disabled={events === 0}
         onClick={() => download(`advisor-chain-trace-${stamp()}.json`, store.exportSession())}
       >
         Export
       </button>
-      <button type="button" className="tool-button" onClick={() => file.current?.click()}>
+      <button
+        type="button"
+        className="tool-button"
+        title="Open a trace file; it replaces the runs shown"
+        onClick={() => file.current?.click()}
+      >
         Import
       </button>
       <button
         type="button"
         className="tool-button"
         title="The model calls of the selected run, for ReplayChatModel: a regression test without network or GPU"
+        disabled={events === 0}
         onClick={() => {
-          try {
-            const runId = store.getState().selection?.runId
-            download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
-            onError(undefined)
-          } catch (error) {
-            onError((error as Error).message)
-          }
+          const runId = store.getState().selection?.runId ?? store.runs()[0]?.id
+          download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
         }}
       >
         Cassette
@@ -72,6 +86,7 @@ export function Toolbar({ store, theme, onTheme, onError, children }: ToolbarPro
         type="file"
         accept="application/json,.json"
         aria-label="Import a trace file"
+        data-testid="import-file"
         hidden
         onChange={(event) => {
           const chosen = event.target.files?.[0]
@@ -80,24 +95,31 @@ export function Toolbar({ store, theme, onTheme, onError, children }: ToolbarPro
           chosen
             .text()
             .then((text) => {
-              store.importSession(text)
-              onError(undefined)
+              store.importSession(text, chosen.name)
+              onImport({ name: chosen.name })
             })
             .catch((error: unknown) =>
-              onError(
-                error instanceof TraceFileError ? error.message : `Could not import: ${(error as Error).message}`,
-              ),
+              onImport({
+                error:
+                  error instanceof TraceFileError
+                    ? `${chosen.name} was not imported: ${error.message}`
+                    : `Could not import ${chosen.name}: ${(error as Error).message}`,
+              }),
             )
         }}
       />
       <span className="spacer" />
+      <span className="muted counter" aria-live="off">
+        {plural(events, 'event')}
+      </span>
       <button
         type="button"
-        className="tool-button"
-        aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        className="tool-button icon"
+        aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
         onClick={onTheme}
       >
-        {theme === 'dark' ? 'Light' : 'Dark'}
+        <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
       </button>
       {children}
     </div>

@@ -1,8 +1,15 @@
+import { useRef, type CSSProperties, type ReactNode } from 'react'
+import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from '../trace-model'
-import { duration } from './format'
+import { axisTicks, duration, durationCompact } from './format'
 import { useDevtools } from './use-devtools'
+import { useNow } from './use-now'
+import { useWidth } from './use-width'
 import { WindowedList } from './windowed-list'
+
+const ROW_HEIGHT = 26
+const AXIS_HEIGHT = 24
 
 type Row =
   | { kind: 'round'; round: RoundView }
@@ -12,162 +19,249 @@ type Row =
   | { kind: 'retry'; round: RoundView; index: number }
 
 function rowsOf(run: RunView): Row[] {
-  return run.rounds.flatMap((round): Row[] => [
-    { kind: 'round', round },
-    ...(round.model ? [{ kind: 'model' as const, round }] : []),
-    ...round.tools.map((_, index) => ({ kind: 'tool' as const, round, index })),
-    ...round.validations.map((_, index) => ({ kind: 'validation' as const, round, index })),
-    ...round.retries.map((_, index) => ({ kind: 'retry' as const, round, index })),
-  ])
+  const rows: Row[] = []
+  for (const round of run.rounds) {
+    rows.push({ kind: 'round', round })
+    if (round.model) rows.push({ kind: 'model', round })
+    round.tools.forEach((_, index) => rows.push({ kind: 'tool', round, index }))
+    round.validations.forEach((_, index) => rows.push({ kind: 'validation', round, index }))
+    round.retries.forEach((_, index) => rows.push({ kind: 'retry', round, index }))
+  }
+  return rows
 }
 
 function selectionOf(row: Row, runId: string): Selection {
+  const round = row.round.round
   switch (row.kind) {
     case 'round':
-      return { runId, round: row.round.round }
+      return { runId, round }
     case 'model':
-      return { runId, round: row.round.round, span: { kind: 'model' } }
+      return { runId, round, span: { kind: 'model' } }
     case 'tool':
-      return { runId, round: row.round.round, span: { kind: 'tool', id: row.round.tools[row.index]!.id } }
+      return { runId, round, span: { kind: 'tool', id: row.round.tools[row.index]!.id } }
     case 'validation':
-      return {
-        runId,
-        round: row.round.round,
-        span: { kind: 'validation', attempt: row.round.validations[row.index]!.attempt },
-      }
+      return { runId, round, span: { kind: 'validation', attempt: row.round.validations[row.index]!.attempt } }
     case 'retry':
-      return { runId, round: row.round.round, span: { kind: 'retry', attempt: row.round.retries[row.index]!.attempt } }
+      return { runId, round, span: { kind: 'retry', attempt: row.round.retries[row.index]!.attempt } }
   }
 }
 
-function isSelected(selection: Selection | undefined, target: Selection): boolean {
-  return (
-    !!selection && selection.round === target.round && JSON.stringify(selection.span) === JSON.stringify(target.span)
-  )
+function sameSelection(a: Selection | undefined, b: Selection): boolean {
+  if (!a || a.runId !== b.runId || a.round !== b.round) return false
+  return JSON.stringify(a.span ?? null) === JSON.stringify(b.span ?? null)
 }
 
 /**
- * The run on a time axis: a row per round, with the model call (its streaming part shaded), each
- * tool execution (parallel calls side by side), validation attempts and retries nested under it.
+ * The run on a time axis: a row per round (spanning its model call and its tools), with the model
+ * call (its streaming part shaded), each tool execution (parallel calls side by side in time),
+ * validation attempts and retries nested under it. Live runs grow as time passes.
  */
 export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }) {
   const selection = useDevtools(store, (state) => state.selection)
-  const now = run.end ?? Math.max(run.start, ...run.events.slice(-1).map((event) => event.t))
+  const axis = useRef<HTMLDivElement>(null)
+  // About one labelled tick per 90 px of lane, so labels never overlap.
+  const laneWidth = useWidth(axis, 400)
+  const ticking = run.live && run.status === 'running'
+  const clock = useNow(ticking)
+  const now = run.end ?? (ticking ? Math.max(run.lastT, clock) : run.lastT)
   const span = Math.max(now - run.start, 1)
-  const x = (t: number) => `${Math.max(0, Math.min(100, ((t - run.start) / span) * 100))}%`
-  const width = (from: number, to: number | undefined) => `${Math.max(0.4, (((to ?? now) - from) / span) * 100)}%`
+  const at = (t: number) => Math.max(0, Math.min(100, ((t - run.start) / span) * 100))
+  const bar = (from: number, to: number | undefined): CSSProperties => {
+    const left = at(from)
+    return { left: `${left}%`, width: `${Math.max(0, at(to ?? now) - left)}%` }
+  }
   const rows = rowsOf(run)
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-  const header = (
-    <div className="axis" aria-hidden="true">
-      <div className="names">{run.rounds.length} rounds</div>
-      <div className="ticks">
-        {ticks.map((tick) => (
-          <span key={tick} className="tick" style={{ left: `${tick * 100}%` }}>
-            {duration(span * tick)}
-          </span>
-        ))}
-      </div>
-    </div>
+  const ticks = axisTicks(span, Math.max(1, Math.floor(laneWidth / 90)))
+  const step = ticks[1] ?? span
+  const selectedIndex = Math.max(
+    0,
+    rows.findIndex((row) => sameSelection(selection, selectionOf(row, run.id))),
   )
   if (rows.length === 0)
     return (
-      <p className="empty">This run has no rounds recorded (the observer may sit outside the tool loop; see Chain).</p>
+      <p className="empty waterfall-empty">
+        {run.observer === 'outside-loop'
+          ? 'No rounds recorded: the observer sits outside the tool loop, so it sees the call but not its rounds (see Chain).'
+          : 'Waiting for the first round…'}
+      </p>
     )
-  return (
-    <WindowedList
-      className="waterfall"
-      items={rows}
-      rowHeight={26}
-      label="Timeline"
-      header={header}
-      render={(row) => {
-        const target = selectionOf(row, run.id)
-        const { round } = row
-        let name = ''
-        let what = ''
-        let bar: React.ReactNode = null
-        let time: number | undefined
-        let kind = ''
-        let bad = false
-        if (row.kind === 'round') {
-          name = `Round ${round.round}`
-          what = round.status === 'running' ? 'running…' : round.hasProblem ? 'had a problem' : ''
-          time = round.end === undefined ? undefined : round.end - round.start
-          bad = round.hasProblem
-          bar = <span className="bar round" style={{ left: x(round.start), width: width(round.start, round.end) }} />
-        } else if (row.kind === 'model') {
-          const model = round.model!
-          kind = 'model'
-          name = 'model'
-          const response = model.response
-          what = response
-            ? response.toolCalls.length
-              ? `→ ${response.toolCalls.map((call) => call.name).join(', ')}`
-              : response.text.slice(0, 80)
-            : 'waiting…'
-          time = model.end === undefined ? undefined : model.end - model.start
-          const total = (model.end ?? now) - model.start
-          const streaming =
-            model.firstToken === undefined ? 0 : ((model.end ?? now) - model.firstToken) / Math.max(total, 0.001)
-          bar = (
-            <span className="bar model" style={{ left: x(model.start), width: width(model.start, model.end) }}>
-              {streaming > 0 && <span className="streaming" style={{ width: `${Math.min(100, streaming * 100)}%` }} />}
+  const header = (
+    <div className="axis" aria-hidden="true" style={{ height: AXIS_HEIGHT }}>
+      <div className="names">Round · span</div>
+      <div className="ticks" ref={axis}>
+        {ticks.map((tick) => {
+          const left = (tick / span) * 100
+          return (
+            <span key={tick} className={`tick${left > 92 ? ' end' : ''}`} style={{ left: `${left}%` }}>
+              {tick === 0 ? '0' : duration(tick)}
             </span>
           )
-        } else if (row.kind === 'tool') {
-          const tool = round.tools[row.index]!
-          kind = 'tool'
-          bad = tool.error !== undefined
-          name = tool.name
-          what = tool.arguments
-          time = tool.end === undefined ? undefined : tool.end - tool.start
-          bar = (
-            <span
-              className={`bar tool${bad ? ' bad' : ''}`}
-              style={{ left: x(tool.start), width: width(tool.start, tool.end) }}
-            />
-          )
-        } else if (row.kind === 'validation') {
-          const attempt = round.validations[row.index]!
-          kind = 'validation'
-          bad = !attempt.valid
-          name = `validation ${attempt.attempt}`
-          what = attempt.valid ? 'valid' : attempt.errors.join('; ')
-          time = attempt.durationMs
-          const start = attempt.t - (attempt.durationMs ?? 0)
-          bar = (
-            <span
-              className={`bar validation${bad ? ' bad' : ''}`}
-              style={{ left: x(start), width: width(start, attempt.t) }}
-            />
-          )
-        } else {
-          const retry = round.retries[row.index]!
-          kind = 'retry'
-          name = `retry ${retry.attempt}`
-          what = `${retry.error.message} (waits ${duration(retry.delayMs)})`
-          bar = <span className="bar retry" style={{ left: x(retry.t) }} />
-        }
-        return (
-          <button
-            type="button"
-            className={`row ${row.kind === 'round' ? 'round' : 'child'}`}
-            aria-current={isSelected(selection, target)}
-            aria-label={`${name}${what ? `: ${what}` : ''}${time !== undefined ? `, ${duration(time)}` : ''}${bad ? ', failed' : ''}`}
-            data-testid={`timeline-${row.kind}`}
-            onClick={() => store.select(target)}
-          >
-            <span className="names">
-              {kind && <span className={`kind ${bad ? 'bad' : kind}`}>{kind.toUpperCase()}</span>}
-              <span>{name}</span>
-              <span className="what">{what}</span>
-              <span className="dur">{duration(time)}</span>
-            </span>
-            <span className="lane">{bar}</span>
-          </button>
-        )
-      }}
-    />
+        })}
+      </div>
+    </div>
   )
+  return (
+    <div className="waterfall-frame" style={{ '--grid': `${(step / span) * 100}%` } as CSSProperties}>
+      <WindowedList
+        className="waterfall"
+        items={rows}
+        rowHeight={ROW_HEIGHT}
+        rowKey={(row) => `${row.round.round}-${row.kind}-${'index' in row ? row.index : ''}`}
+        label="Timeline"
+        header={header}
+        headerHeight={AXIS_HEIGHT}
+        activeIndex={selectedIndex}
+        testId="timeline"
+        render={(row, _index, props) => {
+          const target = selectionOf(row, run.id)
+          const view = describe(row, now, bar)
+          return (
+            <button
+              type="button"
+              className={`row ${row.kind}${view.bad ? ' bad' : ''}`}
+              aria-current={sameSelection(selection, target) ? 'true' : undefined}
+              aria-label={`${view.name || 'model call'}${view.detail ? `: ${view.detail}` : ''}${view.time !== undefined ? `, ${duration(view.time)}` : ''}${view.bad ? ', failed' : ''}`}
+              data-testid={`timeline-${row.kind}`}
+              onClick={() => store.select(target)}
+              {...props}
+            >
+              <span className="names">
+                {view.badge}
+                {view.name && <span className="name">{view.name}</span>}
+                {view.legend ?? <span className="what">{view.detail}</span>}
+                <span className="dur">
+                  {view.time === undefined ? (view.running ? 'running' : '') : duration(view.time)}
+                </span>
+              </span>
+              <span className="lane">{view.bar}</span>
+            </button>
+          )
+        }}
+      />
+    </div>
+  )
+}
+
+interface RowView {
+  name: string
+  detail: string
+  /** Shown instead of the detail (which stays in the accessible name). */
+  legend?: ReactNode
+  time: number | undefined
+  running: boolean
+  bad: boolean
+  badge: ReactNode
+  bar: ReactNode
+}
+
+function describe(row: Row, now: number, bar: (from: number, to: number | undefined) => CSSProperties): RowView {
+  const { round } = row
+  switch (row.kind) {
+    case 'round': {
+      const figures = roundFigures(round)
+      const parts = [
+        figures.modelMs !== undefined && `model ${duration(figures.modelMs)}`,
+        round.tools.length > 0 && `tools ${duration(figures.toolMs)}`,
+        round.hasProblem && 'had a problem',
+      ].filter(Boolean)
+      return {
+        name: `Round ${round.round}`,
+        detail: parts.join(', '),
+        legend: (
+          <span className="legend" aria-hidden="true">
+            {figures.modelMs !== undefined && (
+              <span className="model" title="model call">
+                {durationCompact(figures.modelMs)}
+              </span>
+            )}
+            {round.tools.length > 0 && (
+              <span className="tool" title="tools, wall clock">
+                {durationCompact(figures.toolMs)}
+              </span>
+            )}
+          </span>
+        ),
+        time: figures.durationMs,
+        running: figures.status === 'running',
+        bad: round.hasProblem,
+        badge: <span className={`chevron ${round.hasProblem ? 'bad' : figures.status}`} aria-hidden="true" />,
+        bar: <span className={`bar round${round.hasProblem ? ' bad' : ''}`} style={bar(figures.start, figures.end)} />,
+      }
+    }
+    case 'model': {
+      const model = round.model!
+      const response = model.response
+      const end = model.end ?? now
+      const total = Math.max(end - model.start, 1e-3)
+      const streamed = model.firstToken === undefined ? 0 : Math.min(1, Math.max(0, (end - model.firstToken) / total))
+      const failed = round.errors.length > 0 && model.end === undefined && round.status !== 'running'
+      return {
+        name: '',
+        detail: response
+          ? response.toolCalls.length
+            ? `→ ${response.toolCalls.map((call) => call.name).join(', ')}`
+            : response.text.slice(0, 120)
+          : failed
+            ? round.errors[0]!.error.message
+            : model.firstToken !== undefined
+              ? `streaming… ${model.streamed.slice(-120)}`
+              : 'waiting for the model…',
+        time: model.end === undefined ? undefined : model.end - model.start,
+        running: model.end === undefined && !failed,
+        bad: failed,
+        badge: <span className={`kind ${failed ? 'bad' : 'model'}`}>MODEL</span>,
+        bar: (
+          <span
+            className={`bar model${model.end === undefined ? ' live' : ''}${failed ? ' bad' : ''}`}
+            style={bar(model.start, failed ? (round.end ?? model.start) : model.end)}
+          >
+            {streamed > 0 && <span className="streaming" style={{ width: `${streamed * 100}%` }} />}
+          </span>
+        ),
+      }
+    }
+    case 'tool': {
+      const tool = round.tools[row.index]!
+      const bad = tool.error !== undefined
+      return {
+        name: tool.name,
+        detail: tool.arguments,
+        time: tool.end === undefined ? undefined : tool.end - tool.start,
+        running: tool.end === undefined,
+        bad,
+        badge: <span className={`kind ${bad ? 'bad' : 'tool'}`}>{bad ? 'ERROR' : 'TOOL'}</span>,
+        bar: (
+          <span
+            className={`bar tool${bad ? ' bad' : ''}${tool.end === undefined ? ' live' : ''}`}
+            style={bar(tool.start, tool.end)}
+          />
+        ),
+      }
+    }
+    case 'validation': {
+      const attempt = round.validations[row.index]!
+      const start = attempt.t - (attempt.durationMs ?? 0)
+      return {
+        name: `validation ${attempt.attempt}`,
+        detail: attempt.valid ? 'valid' : attempt.errors.join('; '),
+        time: attempt.durationMs,
+        running: false,
+        bad: !attempt.valid,
+        badge: <span className={`kind ${attempt.valid ? 'validation' : 'bad'}`}>CHECK</span>,
+        bar: <span className={`bar validation${attempt.valid ? '' : ' bad'}`} style={bar(start, attempt.t)} />,
+      }
+    }
+    case 'retry': {
+      const retry = round.retries[row.index]!
+      return {
+        name: `retry ${retry.attempt}`,
+        detail: `${retry.error.message} · waits ${duration(retry.delayMs)}`,
+        time: undefined,
+        running: false,
+        bad: false,
+        badge: <span className="kind retry">RETRY</span>,
+        bar: <span className="bar retry" style={bar(retry.t, retry.t + retry.delayMs)} />,
+      }
+    }
+  }
 }

@@ -1,119 +1,264 @@
-// All of the panel's CSS. It lives in the panel's shadow root, so the host page's styles cannot
-// reach in and these cannot leak out.
+// All of the panel's CSS. It lives in the panel's shadow root, so the host page's rules cannot
+// reach in and these cannot leak out; `all: initial` at the top stops inherited host styles.
 export const styles = `
 :host { all: initial; }
+.mount { all: initial; display: contents; }
+.mount.embedded { display: block; height: 100%; }
 .root {
-  --bg: #ffffff; --bg2: #f6f7f9; --bg3: #eceef2; --fg: #1b1f27; --fg2: #5b6272; --fg3: #8a91a0;
-  --line: #e1e4ea; --accent: #4254d9; --accent-bg: #e9ecfd; --ok: #1d8a4f; --warn: #b26b00; --bad: #c9302c;
-  --model: #5b7cfa; --stream: #9db2ff; --tool: #b06cf0; --tool-bad: #e0544f; --valid: #20a36b; --retry: #e59b22;
-  --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-  font: 12.5px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
-  color: var(--fg); background: var(--bg);
+  container: panel / inline-size;
+  --bg: #ffffff; --bg2: #f6f7f9; --bg3: #eceef2; --hover: #f1f3f6;
+  --fg: #171a21; --fg2: #4b5262; --fg3: #7d8595; --line: #e3e6eb; --line2: #eef0f3;
+  --accent: #4656e0; --accent-bg: #eaedfd; --accent-fg: #ffffff;
+  --ok: #14804a; --ok-bg: #e3f5ea; --warn: #a55d00; --warn-bg: #fdf1dc; --bad: #cf2f2b; --bad-bg: #fde8e7;
+  --model: #4f6ef7; --stream: #a9b9ff; --tool: #9b51e0; --tool-bg: #f3e9fc; --valid: #0f9b68; --retry: #d98a10;
+  --round: #d5d9e2; --grid-line: rgba(20, 30, 60, .06);
+  --shadow: 0 -6px 24px rgba(15, 20, 35, .12);
+  --mono: ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace;
+  --sans: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+  font: 12.5px/1.45 var(--sans); letter-spacing: normal; color: var(--fg); background: var(--bg);
+  color-scheme: light; text-align: left;
   display: flex; flex-direction: column; height: 100%; width: 100%; box-sizing: border-box; overflow: hidden;
+  -webkit-font-smoothing: antialiased;
 }
 .root[data-theme='dark'] {
-  --bg: #16181d; --bg2: #1d2027; --bg3: #262a33; --fg: #e6e8ee; --fg2: #a3a9b7; --fg3: #737b8c;
-  --line: #2e333d; --accent: #8c9bff; --accent-bg: #272d4d; --ok: #46c37b; --warn: #f0b44c; --bad: #ff6b64;
-  --model: #6d8cff; --stream: #3c4f99; --tool: #c08cff; --tool-bad: #ff6b64; --valid: #3fcf8e; --retry: #f0b44c;
+  --bg: #121419; --bg2: #181b22; --bg3: #232731; --hover: #1d2129;
+  --fg: #e7e9ef; --fg2: #a9b0be; --fg3: #767e8e; --line: #2a2f3a; --line2: #20242c;
+  --accent: #8d98ff; --accent-bg: #252b4d; --accent-fg: #0d1030;
+  --ok: #4cc784; --ok-bg: #143223; --warn: #f2b65a; --warn-bg: #35280f; --bad: #ff736b; --bad-bg: #3b1a1a;
+  --model: #6f8bff; --stream: #33449a; --tool: #bf8bff; --tool-bg: #2c2140; --valid: #3fcf95; --retry: #f2b65a;
+  --round: #3a4050; --grid-line: rgba(255, 255, 255, .05);
+  --shadow: 0 -6px 24px rgba(0, 0, 0, .45);
+  color-scheme: dark;
 }
 *, *::before, *::after { box-sizing: border-box; }
-button { font: inherit; color: inherit; background: none; border: 0; cursor: pointer; padding: 0; }
-button:focus-visible, input:focus-visible, select:focus-visible, [tabindex]:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; border-radius: 4px; }
-.toolbar { display: flex; align-items: center; gap: 4px; padding: 6px 8px; border-bottom: 1px solid var(--line); background: var(--bg2); flex: none; }
-.brand { font-weight: 650; margin-right: 8px; white-space: nowrap; }
-.brand small { color: var(--fg3); font-weight: 500; margin-left: 6px; }
+h2, h3, p, ol, ul, dl, dd, pre { margin: 0; }
+ol, ul { padding: 0; list-style: none; }
+code { font-family: var(--mono); font-size: 11.5px; }
+button { font: inherit; color: inherit; background: none; border: 0; cursor: pointer; padding: 0; text-align: inherit; }
+button:disabled { cursor: default; opacity: .45; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; border-radius: 4px; }
+input, select { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 4px 7px; min-width: 0; }
+input:focus-visible, select:focus-visible { outline: 2px solid var(--accent); outline-offset: -1px; }
+details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-size: 11.5px; }
+.muted { color: var(--fg3); }
+.ok-text { color: var(--ok); } .bad-text { color: var(--bad); } .warn-text { color: var(--warn); }
+.link { color: var(--accent); font-weight: 600; }
+.link:hover { text-decoration: underline; }
 .spacer { flex: 1; }
-.tool-button { padding: 4px 8px; border-radius: 6px; color: var(--fg2); white-space: nowrap; }
-.tool-button:hover { background: var(--bg3); color: var(--fg); }
-.tool-button[aria-pressed='true'] { background: var(--accent-bg); color: var(--accent); }
-.note { padding: 4px 10px; font-size: 11.5px; color: var(--warn); background: var(--bg2); border-bottom: 1px solid var(--line); }
+
+/* toolbar */
+.toolbar { display: flex; align-items: center; gap: 2px; padding: 5px 8px 5px 10px; border-bottom: 1px solid var(--line); background: var(--bg2); flex: none; min-height: 38px; }
+.brand { display: flex; align-items: center; gap: 6px; font-weight: 700; margin-right: 10px; white-space: nowrap; font-size: 13px; }
+.brand small { color: var(--fg3); font-weight: 500; font-size: 12px; }
+.logo { width: 18px; height: 18px; flex: none; fill: none; stroke: var(--accent); stroke-width: 3; }
+.tool-button { display: inline-flex; align-items: center; gap: 6px; padding: 4px 9px; border-radius: 6px; color: var(--fg2); white-space: nowrap; font-weight: 500; }
+.tool-button:not(:disabled):hover { background: var(--bg3); color: var(--fg); }
+.tool-button.icon { width: 28px; height: 28px; justify-content: center; padding: 0; font-size: 14px; }
+.record-dot { width: 8px; height: 8px; border-radius: 50%; background: var(--bad); box-shadow: 0 0 0 3px var(--bad-bg); }
+.record.paused .record-dot { background: var(--fg3); box-shadow: none; border-radius: 1px; width: 7px; }
+.record:not(.paused) { color: var(--fg); }
+.divider { width: 1px; height: 18px; background: var(--line); margin: 0 6px; }
+.counter { margin-right: 8px; font-variant-numeric: tabular-nums; font-size: 11.5px; }
+.dock-icon { display: block; width: 14px; height: 12px; border: 1.5px solid currentColor; border-radius: 2px; position: relative; }
+.dock-icon::after { content: ''; position: absolute; background: currentColor; }
+.dock-icon.right::after { top: 0; bottom: 0; right: 0; width: 4px; }
+.dock-icon.bottom::after { left: 0; right: 0; bottom: 0; height: 4px; }
+
+/* notes */
+.notes { flex: none; border-bottom: 1px solid var(--line); }
+.note { display: flex; gap: 10px; align-items: baseline; padding: 4px 12px; font-size: 11.5px; }
+.note + .note { border-top: 1px solid var(--line2); }
+.note.info { color: var(--fg2); background: var(--bg2); }
+.note.warn { color: var(--warn); background: var(--warn-bg); }
+.note.bad { color: var(--bad); background: var(--bad-bg); }
+
+/* body */
 .body { display: flex; flex: 1; min-height: 0; }
-.runs { width: 270px; flex: none; display: flex; flex-direction: column; border-right: 1px solid var(--line); min-height: 0; }
-.runs-filter { display: flex; gap: 4px; padding: 6px; border-bottom: 1px solid var(--line); }
-.runs-filter input, .runs-filter select { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; min-width: 0; }
-.runs-filter input { flex: 1; }
 .scroll { overflow: auto; flex: 1; min-height: 0; position: relative; }
-.run-row { display: block; width: 100%; text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--line); height: 58px; }
-.run-row:hover { background: var(--bg2); }
-.run-row[aria-selected='true'] { background: var(--accent-bg); }
-.run-title { display: flex; align-items: center; gap: 6px; font-weight: 550; white-space: nowrap; overflow: hidden; }
-.run-title span.label { overflow: hidden; text-overflow: ellipsis; }
-.run-meta { color: var(--fg3); font-size: 11.5px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; margin-top: 2px; font-variant-numeric: tabular-nums; }
+.windowed { position: relative; }
+.windowed-row { position: absolute; left: 0; right: 0; }
+.empty { color: var(--fg3); padding: 28px 24px; text-align: center; line-height: 1.6; }
+.empty code { color: var(--fg2); }
+
+/* run list */
+.runs { width: 300px; flex: none; display: flex; flex-direction: column; border-right: 1px solid var(--line); min-height: 0; background: var(--bg); }
+.runs-filter { display: flex; flex-wrap: wrap; gap: 6px; padding: 8px 8px 4px; }
+.runs-filter input { flex: 1 1 130px; }
+.runs-filter select { flex: 1 1 90px; }
+.runs-count { padding: 2px 10px 6px; color: var(--fg3); font-size: 11px; border-bottom: 1px solid var(--line); }
+.run-row { display: flex; flex-direction: column; justify-content: center; gap: 3px; width: 100%; height: 100%; padding: 0 10px 0 12px; border-bottom: 1px solid var(--line2); border-left: 3px solid transparent; }
+.run-row:hover { background: var(--hover); }
+.run-row[aria-selected='true'] { background: var(--accent-bg); border-left-color: var(--accent); }
+.run-title { display: flex; align-items: center; gap: 7px; font-weight: 600; white-space: nowrap; min-width: 0; }
+.run-title .label { overflow: hidden; text-overflow: ellipsis; flex: 1; min-width: 0; }
+.run-id { font-family: var(--mono); font-size: 10.5px; color: var(--fg3); font-weight: 500; flex: none; }
+.run-meta { display: flex; gap: 0; color: var(--fg3); font-size: 11px; white-space: nowrap; overflow: hidden; font-variant-numeric: tabular-nums; padding-left: 15px; }
+.run-meta > span + span::before { content: '·'; margin: 0 5px; color: var(--fg3); }
 .dot { width: 8px; height: 8px; border-radius: 50%; flex: none; background: var(--fg3); }
 .dot.ok { background: var(--ok); } .dot.error { background: var(--bad); } .dot.aborted { background: var(--warn); }
-.dot.running { background: var(--accent); animation: pulse 1s infinite alternate; }
-@keyframes pulse { from { opacity: .35 } to { opacity: 1 } }
-.empty { color: var(--fg3); padding: 24px; text-align: center; }
-.detail { flex: 1; display: flex; flex-direction: column; min-width: 0; min-height: 0; }
-.detail-head { padding: 8px 12px; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 14px; }
-.detail-head h2 { font-size: 13.5px; margin: 0; font-weight: 650; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.stat { color: var(--fg2); font-variant-numeric: tabular-nums; white-space: nowrap; }
+.dot.problem { background: var(--bg); box-shadow: inset 0 0 0 2.5px var(--bad); }
+.dot.incomplete { background: var(--bg); box-shadow: inset 0 0 0 2px var(--fg3); }
+.dot.running { background: var(--accent); animation: pulse .9s ease-in-out infinite alternate; }
+@keyframes pulse { from { opacity: .3 } to { opacity: 1 } }
+@media (prefers-reduced-motion: reduce) { .dot.running, .bar.live { animation: none; } }
+
+/* run detail */
+.detail { flex: 1; display: flex; flex-direction: column; min-width: 0; min-height: 0; container: detail / inline-size; }
+.empty-detail { justify-content: center; }
+.detail-head { padding: 8px 14px 6px; display: flex; flex-direction: column; gap: 4px; flex: none; }
+.detail-title { display: flex; align-items: center; gap: 8px; min-width: 0; }
+.detail-title h2 { font-size: 14px; font-weight: 650; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
+.stats { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 16px; }
+.stat { color: var(--fg3); font-variant-numeric: tabular-nums; white-space: nowrap; font-size: 12px; }
 .stat b { color: var(--fg); font-weight: 600; }
-.badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 11px; font-weight: 600; background: var(--bg3); color: var(--fg2); }
-.badge.ok { color: var(--ok); } .badge.error { color: var(--bad); } .badge.aborted { color: var(--warn); } .badge.running { color: var(--accent); }
-[role='tablist'] { display: flex; gap: 2px; padding: 4px 8px 0; border-bottom: 1px solid var(--line); flex: none; }
-[role='tab'] { padding: 5px 10px; border-bottom: 2px solid transparent; color: var(--fg2); }
+.run-notes { display: flex; gap: 14px; font-size: 12px; }
+.badge { flex: none; display: inline-block; padding: 1px 7px; border-radius: 10px; font-size: 10.5px; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; background: var(--bg3); color: var(--fg2); }
+.badge.ok { color: var(--ok); background: var(--ok-bg); }
+.badge.error, .badge.problem { color: var(--bad); background: var(--bad-bg); }
+.badge.aborted { color: var(--warn); background: var(--warn-bg); }
+.badge.running { color: var(--accent); background: var(--accent-bg); }
+.badge.incomplete { color: var(--fg2); }
+[role='tablist'] { display: flex; gap: 4px; padding: 0 10px; border-bottom: 1px solid var(--line); flex: none; overflow-x: auto; scrollbar-width: none; }
+[role='tab'] { padding: 6px 8px 5px; border-bottom: 2px solid transparent; color: var(--fg2); white-space: nowrap; font-weight: 500; }
+[role='tab']:hover { color: var(--fg); }
 [role='tab'][aria-selected='true'] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
+.count { display: inline-block; margin-left: 5px; padding: 0 5px; border-radius: 8px; font-size: 10.5px; font-weight: 700; }
+.count.warn { background: var(--warn-bg); color: var(--warn); }
+.view-panel { flex: 1; min-height: 0; display: flex; flex-direction: column; }
 .split { display: flex; flex-direction: column; flex: 1; min-height: 0; }
-.waterfall { flex: 1 1 55%; min-height: 80px; overflow: auto; position: relative; }
-.axis { position: sticky; top: 0; z-index: 1; display: flex; height: 22px; background: var(--bg); border-bottom: 1px solid var(--line); font-size: 10.5px; color: var(--fg3); font-family: var(--mono); }
-.axis .names { width: 38%; flex: none; padding: 3px 10px; }
-.axis .ticks { position: relative; flex: 1; margin-right: 12px; }
-.axis .tick { position: absolute; top: 3px; transform: translateX(-50%); white-space: nowrap; }
+@container detail (min-width: 820px) {
+  .split { flex-direction: row; }
+  .split > .waterfall-frame { flex: 1 1 56%; min-width: 0; }
+  .split > .inspector { flex: 1 1 44%; min-width: 300px; border-top: 0; border-left: 1px solid var(--line); }
+}
+
+/* waterfall */
+.waterfall-frame { flex: 1 1 50%; min-height: 90px; display: flex; flex-direction: column; }
+.waterfall-empty { flex: 1; }
+.axis { position: sticky; top: 0; z-index: 2; display: flex; background: var(--bg); border-bottom: 1px solid var(--line); font-size: 10.5px; color: var(--fg3); font-family: var(--mono); }
+.axis .names { width: clamp(170px, 44%, 380px); flex: none; padding: 5px 12px; font-family: var(--sans); font-size: 11px; }
+.axis .ticks { position: relative; flex: 1; margin: 0 16px 0 6px; }
+.axis .tick { position: absolute; top: 5px; transform: translateX(-50%); white-space: nowrap; }
 .axis .tick:first-child { transform: none; }
-.row { display: flex; align-items: center; width: 100%; height: 26px; text-align: left; border-bottom: 1px solid color-mix(in srgb, var(--line) 55%, transparent); }
-.row:hover { background: var(--bg2); }
+.axis .tick.end { transform: translateX(-100%); }
+.row { display: flex; align-items: stretch; width: 100%; height: 100%; border-bottom: 1px solid var(--line2); }
+.row:hover { background: var(--hover); }
 .row[aria-current='true'] { background: var(--accent-bg); }
-.row .names { width: 38%; flex: none; display: flex; align-items: center; gap: 6px; padding: 0 10px; overflow: hidden; white-space: nowrap; }
-.row .names .what { overflow: hidden; text-overflow: ellipsis; color: var(--fg2); }
-.row.round .names { font-weight: 650; }
-.row.child .names { padding-left: 26px; }
-.row .dur { margin-left: auto; color: var(--fg3); font-family: var(--mono); font-size: 11px; padding-left: 6px; }
-.row .lane { position: relative; flex: 1; height: 100%; margin-right: 12px; }
-.bar { position: absolute; top: 7px; height: 12px; border-radius: 3px; min-width: 3px; }
-.bar.round { background: var(--bg3); top: 10px; height: 6px; }
-.bar.model { background: var(--model); }
-.bar.model .streaming { position: absolute; top: 0; bottom: 0; right: 0; background: repeating-linear-gradient(45deg, var(--stream) 0 4px, var(--model) 4px 8px); border-radius: 0 3px 3px 0; }
+.row .names { width: clamp(170px, 44%, 380px); flex: none; display: flex; align-items: center; gap: 6px; padding: 0 10px 0 12px; overflow: hidden; white-space: nowrap; }
+.row .name { font-weight: 550; flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.row .what { overflow: hidden; text-overflow: ellipsis; color: var(--fg3); font-family: var(--mono); font-size: 11px; min-width: 0; flex: 1; }
+.row .dur { margin-left: auto; color: var(--fg2); font-family: var(--mono); font-size: 11px; padding-left: 6px; flex: none; font-variant-numeric: tabular-nums; }
+.row.round { background: var(--bg2); }
+.row.round:hover { background: var(--hover); }
+.row.round[aria-current='true'] { background: var(--accent-bg); }
+.row.round .name { font-weight: 700; flex: none; }
+.legend { display: flex; gap: 7px; min-width: 0; overflow: hidden; font-family: var(--mono); font-size: 10.5px; color: var(--fg2); }
+.legend > span { display: inline-flex; align-items: center; gap: 3px; }
+.legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
+.legend .model::before { background: var(--model); } .legend .tool::before { background: var(--tool); }
+.row.round.bad .name { color: var(--bad); }
+.row:not(.round) .names { padding-left: 28px; }
+.row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) 0 0 / var(--grid, 25%) 100% repeat-x; }
+.chevron { width: 10px; height: 10px; border-radius: 3px; flex: none; background: var(--round); }
+.chevron.ok { background: var(--ok); } .chevron.bad { background: var(--bad); } .chevron.running { background: var(--accent); animation: pulse .9s infinite alternate; }
+.bar { position: absolute; top: 7px; height: 12px; border-radius: 3px; min-width: 2px; }
+.bar.round { top: 9px; height: 8px; background: var(--round); border-radius: 4px; }
+.bar.round.bad { background: color-mix(in srgb, var(--bad) 45%, var(--round)); }
+.bar.model { background: var(--model); overflow: hidden; }
+.bar.model .streaming { position: absolute; top: 0; bottom: 0; right: 0; background: repeating-linear-gradient(-45deg, var(--stream) 0 3px, var(--model) 3px 6px); }
 .bar.tool { background: var(--tool); }
-.bar.tool.bad, .bar.validation.bad { background: var(--tool-bad); }
+.bar.bad { background: var(--bad); }
 .bar.validation { background: var(--valid); }
-.bar.retry { background: var(--retry); width: 3px; }
-.kind { font-size: 10px; font-weight: 700; letter-spacing: .02em; padding: 0 4px; border-radius: 4px; flex: none; }
-.kind.model { color: var(--model); } .kind.tool { color: var(--tool); } .kind.validation { color: var(--valid); } .kind.retry { color: var(--retry); } .kind.bad { color: var(--bad); }
-.inspector { flex: 1 1 45%; min-height: 120px; display: flex; flex-direction: column; border-top: 1px solid var(--line); }
-.inspector-body { overflow: auto; flex: 1; padding: 10px 12px; }
-.inspector-body h3 { font-size: 13px; margin: 0 0 8px; } .inspector-body h4 { font-size: 11px; text-transform: uppercase; letter-spacing: .03em; color: var(--fg2); margin: 10px 0 4px; }
-.errors { margin: 0; padding-left: 18px; color: var(--bad); }
-.message { border: 1px solid var(--line); border-radius: 8px; margin-bottom: 8px; overflow: hidden; }
-.message.added { border-color: var(--ok); } .message.removed { border-color: var(--bad); opacity: .8; }
-.message-head { display: flex; gap: 8px; align-items: center; padding: 3px 8px; background: var(--bg2); font-size: 11px; font-weight: 650; text-transform: uppercase; letter-spacing: .03em; color: var(--fg2); }
-.message-head .change { margin-left: auto; text-transform: none; font-weight: 600; }
-.message-text { white-space: pre-wrap; word-break: break-word; padding: 6px 8px; }
-.call { margin: 6px 8px; border-left: 3px solid var(--tool); padding: 2px 8px; }
-.call.bad { border-left-color: var(--tool-bad); }
+.bar.validation.bad { background: var(--bad); }
+.bar.retry { background: repeating-linear-gradient(90deg, var(--retry) 0 2px, transparent 2px 5px); border-left: 3px solid var(--retry); border-radius: 0; }
+.bar.live { animation: pulse .9s ease-in-out infinite alternate; }
+.kind { font-size: 9.5px; font-weight: 800; letter-spacing: .05em; padding: 1px 4px; border-radius: 3px; flex: none; min-width: 44px; text-align: center; }
+.kind.model { color: var(--model); background: color-mix(in srgb, var(--model) 12%, transparent); }
+.kind.tool { color: var(--tool); background: var(--tool-bg); }
+.kind.validation { color: var(--valid); background: color-mix(in srgb, var(--valid) 12%, transparent); }
+.kind.retry { color: var(--retry); background: color-mix(in srgb, var(--retry) 14%, transparent); }
+.kind.bad { color: var(--bad); background: var(--bad-bg); }
+
+/* inspector */
+.inspector { flex: 1 1 50%; min-height: 140px; display: flex; flex-direction: column; border-top: 1px solid var(--line); min-width: 0; }
+.inspector-head { display: flex; align-items: baseline; gap: 8px; padding: 7px 12px 3px; flex: none; white-space: nowrap; overflow: hidden; }
+.inspector-head strong { font-weight: 650; }
+.inspector-body { overflow: auto; flex: 1; min-height: 0; padding: 10px 12px 14px; display: flex; flex-direction: column; gap: 8px; }
+.messages { display: flex; flex-direction: column; gap: 8px; }
+.message { border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: var(--bg); }
+.message.added { border-color: var(--ok); box-shadow: inset 3px 0 0 var(--ok); }
+.message.removed { border-color: var(--bad); box-shadow: inset 3px 0 0 var(--bad); opacity: .85; }
+.message-head { display: flex; gap: 8px; align-items: center; padding: 3px 9px; background: var(--bg2); border-bottom: 1px solid var(--line2); font-size: 11px; }
+.message-head .role { font-weight: 700; text-transform: uppercase; letter-spacing: .04em; color: var(--fg2); }
+.message.user .role { color: var(--accent); } .message.assistant .role { color: var(--model); } .message.tool .role { color: var(--tool); }
+.message-head .index { color: var(--fg3); font-family: var(--mono); font-size: 10.5px; }
+.message-head .change { margin-left: auto; font-weight: 700; }
+.change.added { color: var(--ok); } .change.removed { color: var(--bad); }
+.message-text { white-space: pre-wrap; overflow-wrap: anywhere; padding: 7px 10px; }
+.fold { text-align: center; padding: 2px; }
+.call { margin: 8px 10px; border: 1px solid var(--line); border-left: 3px solid var(--tool); border-radius: 6px; padding: 6px 8px; background: var(--bg); }
+.call.bad { border-left-color: var(--bad); }
 .call-name { font-weight: 650; font-family: var(--mono); font-size: 12px; }
-pre { font-family: var(--mono); font-size: 11.5px; white-space: pre-wrap; word-break: break-word; margin: 4px 0; background: var(--bg2); padding: 6px 8px; border-radius: 6px; }
-.kv { display: grid; grid-template-columns: max-content 1fr; gap: 3px 14px; font-variant-numeric: tabular-nums; }
-.kv dt { color: var(--fg3); } .kv dd { margin: 0; }
-.muted { color: var(--fg3); }
-.chain { padding: 12px; overflow: auto; }
-.advisor { display: flex; gap: 10px; align-items: center; padding: 6px 10px; border: 1px solid var(--line); border-radius: 8px; margin: 4px 0; background: var(--bg); }
+.call-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 8px; margin-top: 4px; }
+.call.bad .call-grid > div:last-child pre { color: var(--bad); background: var(--bad-bg); }
+.caption { font-size: 10.5px; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; color: var(--fg3); margin-top: 4px; }
+pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space: pre-wrap; overflow-wrap: anywhere; margin: 3px 0; background: var(--bg2); padding: 6px 8px; border-radius: 6px; color: var(--fg); }
+.kv { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px; font-variant-numeric: tabular-nums; }
+.kv dt { color: var(--fg3); } .kv dd { margin: 0; overflow-wrap: anywhere; }
+.kv dt.indent { padding-left: 12px; font-family: var(--mono); font-size: 11.5px; }
+.errors { padding-left: 18px; list-style: disc; color: var(--bad); }
+.errors code { color: inherit; }
+.catalogue { display: flex; flex-direction: column; gap: 8px; }
+.catalogue details { padding: 0 10px 6px; }
+
+/* chain */
+.chain { padding: 12px 14px; display: flex; flex-direction: column; gap: 8px; }
+.advisors { display: flex; flex-direction: column; gap: 5px; max-width: 760px; }
+.advisors ol { display: flex; flex-direction: column; gap: 5px; }
+.chain-caption, .loop-caption { font-size: 11px; font-weight: 700; color: var(--fg3); text-transform: uppercase; letter-spacing: .05em; }
+.loop-caption { color: var(--accent); text-transform: none; letter-spacing: 0; font-family: var(--mono); font-weight: 600; padding: 2px 0; }
+.advisor { display: flex; gap: 10px; align-items: center; padding: 7px 11px; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); }
+.advisor-name { font-weight: 650; }
 .advisor .order { margin-left: auto; font-family: var(--mono); color: var(--fg3); font-size: 11px; }
-.loop { border: 2px dashed var(--accent); border-radius: 10px; padding: 4px 10px 6px; margin: 8px 0; }
-.loop-label { color: var(--accent); font-size: 11px; font-weight: 650; }
-.warning { color: var(--warn); background: color-mix(in srgb, var(--warn) 12%, transparent); border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; }
-.approvals { border-bottom: 1px solid var(--line); background: color-mix(in srgb, var(--warn) 10%, var(--bg)); padding: 6px 10px; }
+.advisor.tool-loop { border-color: var(--accent); }
+.advisor.model { border-style: dashed; color: var(--fg2); }
+.pill { font-size: 10.5px; font-weight: 700; padding: 0 6px; border-radius: 8px; background: var(--accent-bg); color: var(--accent); }
+.loop { border: 2px dashed color-mix(in srgb, var(--accent) 60%, transparent); border-radius: 12px; padding: 8px 10px; background: color-mix(in srgb, var(--accent) 4%, transparent); }
+.warning { color: var(--warn); background: var(--warn-bg); border-radius: 8px; padding: 8px 12px; max-width: 760px; }
+
+/* approvals */
+.approvals { border-bottom: 1px solid var(--line); background: var(--warn-bg); padding: 6px 12px; flex: none; }
 .approval { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
 .approval code { font-family: var(--mono); font-size: 11.5px; }
-.primary { background: var(--accent); color: #fff; border-radius: 6px; padding: 3px 10px; font-weight: 600; }
-.secondary { border: 1px solid var(--line); border-radius: 6px; padding: 2px 10px; }
-.floating-toggle { position: fixed; z-index: 2147483000; right: 14px; bottom: 14px; display: flex; align-items: center; gap: 6px; padding: 7px 12px; border-radius: 20px; background: #1b1f27; color: #fff; font: 600 12.5px system-ui, sans-serif; box-shadow: 0 4px 16px rgba(0,0,0,.25); border: 0; cursor: pointer; }
-.dock { position: fixed; z-index: 2147483000; background: var(--bg); box-shadow: 0 -2px 18px rgba(0,0,0,.18); display: flex; }
+.primary { background: var(--accent); color: var(--accent-fg); border-radius: 6px; padding: 3px 10px; font-weight: 600; }
+.secondary { border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; background: var(--bg); }
+.crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }
+
+/* mounting: the floating toggle and the dock */
+.floating-toggle { all: initial; position: fixed; z-index: 2147483000; right: 16px; bottom: 16px; display: flex; align-items: center; gap: 7px; padding: 7px 12px 7px 10px; border-radius: 20px; background: #171a21; color: #f3f4f8; font: 600 12.5px/1.2 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; box-shadow: 0 6px 20px rgba(0,0,0,.28); cursor: pointer; }
+.floating-toggle:hover { background: #262a35; }
+.floating-toggle:focus-visible { outline: 2px solid #8d98ff; outline-offset: 2px; }
+.floating-toggle .logo { stroke: #8d98ff; }
+.toggle-count { min-width: 18px; padding: 1px 5px; border-radius: 9px; background: #3a3f4d; font-size: 11px; text-align: center; }
+.toggle-count.running { background: #4656e0; }
+.toggle-count.bad { background: #cf2f2b; }
+.dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); }
 .dock.bottom { left: 0; right: 0; bottom: 0; }
-.dock.right { top: 0; right: 0; bottom: 0; }
-.resize { flex: none; background: var(--line); }
-.dock.bottom .resize { height: 4px; width: 100%; cursor: ns-resize; position: absolute; top: 0; left: 0; }
-.dock.right .resize { width: 4px; height: 100%; cursor: ew-resize; position: absolute; left: 0; top: 0; }
-.crashed { padding: 16px; color: var(--bad); }
-@media (max-width: 640px) { .runs { width: 42%; } .axis .names, .row .names { width: 45%; } }
+.dock.right { top: 0; right: 0; bottom: 0; box-shadow: -6px 0 24px rgba(15, 20, 35, .16); }
+.resize { position: absolute; z-index: 3; background: transparent; }
+.resize:hover, .resize:focus-visible { background: rgba(70, 86, 224, .5); outline: none; }
+.dock.bottom .resize { height: 5px; left: 0; right: 0; top: -2px; cursor: ns-resize; }
+.dock.right .resize { width: 5px; top: 0; bottom: 0; left: -2px; cursor: ew-resize; }
+@container detail (max-width: 640px) {
+  .legend { display: none; }
+  .kind { min-width: 0; width: 8px; height: 8px; padding: 0; font-size: 0; border-radius: 2px; background: currentColor; }
+  .kind.tool { background: var(--tool); } .kind.bad { background: var(--bad); }
+  .row:not(.round) .names { padding-left: 22px; }
+}
+@container panel (max-width: 900px) {
+  .runs { width: 220px; }
+  .brand small, .counter, .divider { display: none; }
+  .tool-button { padding: 4px 6px; }
+}
+@container panel (max-width: 560px) { .runs { width: 38%; } .run-meta { padding-left: 0; } }
 `

@@ -55,7 +55,8 @@ export function importTrace(text: string): TraceEvent[] {
   if (!Array.isArray(events)) throw new TraceFileError('The trace has no events array')
   if (events.length > TRACE_FILE_LIMITS.events)
     throw new TraceFileError(`The trace has ${events.length} events; at most ${TRACE_FILE_LIMITS.events} are read`)
-  const valid = events.map((event: unknown, index) => {
+  // File order is kept: the devtools store groups events by run and round whatever order they come in.
+  return events.map((event: unknown, index) => {
     try {
       return validateEvent(event)
     } catch (error) {
@@ -65,26 +66,34 @@ export function importTrace(text: string): TraceEvent[] {
       )
     }
   })
-  return valid.sort((a, b) => (a.runId === b.runId ? a.seq - b.seq : 0))
 }
 
-/** The full messages of a `model-request` event, resolving the `shared` prefix from the run's earlier requests. */
+/**
+ * The full messages of a `model-request` event: its `shared` prefix is resolved from the run's
+ * earlier requests (by `seq`), in one pass over `events` whatever their order.
+ */
 export function reconstructMessages(events: readonly TraceEvent[], request: TraceEventOf<'model-request'>): Message[] {
   if (!request.shared) return request.messages
-  let previous: TraceEventOf<'model-request'> | undefined
-  for (const event of events) {
-    if (
-      event.type === 'model-request' &&
-      event.runId === request.runId &&
-      event.seq < request.seq &&
-      (!previous || event.seq > previous.seq)
-    ) {
-      previous = event
-    }
-  }
-  if (!previous)
-    throw new TraceFileError(
-      `model-request ${request.seq} shares ${request.shared} messages but its run has no earlier request`,
+  const chain = events
+    .filter(
+      (event): event is TraceEventOf<'model-request'> =>
+        event.type === 'model-request' && event.runId === request.runId && event.seq < request.seq,
     )
-  return [...reconstructMessages(events, previous).slice(0, request.shared), ...request.messages]
+    .sort((a, b) => a.seq - b.seq)
+  chain.push(request)
+  // Only the requests after the last one that shared nothing matter.
+  let first = chain.length - 1
+  while (first > 0 && chain[first]!.shared) first--
+  const messages: Message[] = []
+  for (const step of chain.slice(first)) {
+    const shared = step.shared ?? 0
+    if (shared > messages.length) {
+      throw new TraceFileError(
+        `model-request ${step.seq} of run ${step.runId} shares ${shared} messages but the request before it has ${messages.length}`,
+      )
+    }
+    messages.length = shared
+    for (const message of step.messages) messages.push(message)
+  }
+  return messages
 }

@@ -103,15 +103,35 @@ const message: Check = (value, path) => {
   }
 }
 
-const tracedOptions: Check = (value, path) => {
-  const options = jsonObject(value, path)
-  if (options['tools'] !== undefined)
-    options['tools'] = list(object({ name: str, description: str, inputSchema: jsonObject }))(
-      options['tools'],
-      `${path}.tools`,
-    )
-  return options
+const toolChoice: Check = (value, path) =>
+  typeof value === 'string' ? oneOf('auto', 'none', 'required')(value, path) : object({ name: str })(value, path)
+
+const responseFormat: Check = (value, path) => {
+  const type = (value as { type?: unknown } | null)?.type
+  switch (type) {
+    case 'text':
+    case 'json_object':
+      return object({ type: oneOf(type) })(value, path)
+    case 'json_schema':
+      return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(value, path)
+    default:
+      return fail(`${path}.type`, 'one of "text", "json_object", "json_schema"')
+  }
 }
+
+const tracedOptions = object({
+  model: optional(str),
+  temperature: optional(num),
+  topP: optional(num),
+  maxTokens: optional(count),
+  stopSequences: optional(list(str)),
+  seed: optional(num),
+  toolChoice: optional(toolChoice),
+  responseFormat: optional(responseFormat),
+  providerOptions: optional(jsonObject),
+  tools: optional(list(object({ name: str, description: str, inputSchema: jsonObject }))),
+  toolContextKeys: optional(list(str)),
+})
 
 const bodies: Record<TraceEvent['type'], Shape> = {
   'run-start': {

@@ -1,0 +1,128 @@
+import { Suspense, StrictMode, act, lazy, type ReactNode } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { sampleRun } from '../src/trace/testing/sample-trace'
+import { LoadBoundary } from './load-boundary'
+import { AdvisorDevtools, AdvisorDevtoolsPanel } from './panel'
+import { createDevtoolsStore, type DevtoolsStore } from './store'
+
+// The panel in a real page: whatever goes wrong inside it, the host page keeps rendering.
+
+let root: Root | undefined
+let container: HTMLElement | undefined
+
+async function render(element: ReactNode): Promise<HTMLElement> {
+  container = document.createElement('div')
+  document.body.append(container)
+  root = createRoot(container)
+  await act(async () => root!.render(<StrictMode>{element}</StrictMode>))
+  return container
+}
+
+function shadowOf(page: HTMLElement): ShadowRoot {
+  const shadow = page.querySelector('[data-advisor-chain-devtools-host]')?.shadowRoot
+  if (!shadow) throw new Error('the panel has no shadow root')
+  return shadow
+}
+
+function filled(): DevtoolsStore {
+  const store = createDevtoolsStore()
+  for (const event of sampleRun({ toolRounds: 2, answer: 'All <marquee>done</marquee>.' })) store.emit(event)
+  store.flush()
+  return store
+}
+
+afterEach(async () => {
+  await act(async () => root?.unmount())
+  container?.remove()
+  localStorage.clear()
+})
+
+describe('the devtools panel in a page', () => {
+  it('renders its runs in an open shadow root, not in the page', async () => {
+    const page = await render(
+      <>
+        <p>host content</p>
+        <AdvisorDevtoolsPanel store={filled()} />
+      </>,
+    )
+    const shadow = shadowOf(page)
+    expect(shadow.querySelectorAll('[data-testid="run-row"]')).toHaveLength(1)
+    expect(shadow.querySelectorAll('[data-testid="timeline-round"]')).toHaveLength(3)
+    expect(page.querySelector('[data-testid="run-row"]')).toBeNull()
+    expect(shadow.adoptedStyleSheets.length + shadow.querySelectorAll('style').length).toBeGreaterThan(0)
+    expect(document.head.querySelector('style[data-advisor-chain]')).toBeNull()
+  })
+
+  it('shows model text as text', async () => {
+    const page = await render(<AdvisorDevtoolsPanel store={filled()} />)
+    const shadow = shadowOf(page)
+    const response = [...shadow.querySelectorAll<HTMLElement>('[role="tab"]')].find(
+      (tab) => tab.textContent === 'Response',
+    )
+    await act(async () => response!.click())
+    expect(shadow.querySelector('[data-testid="inspector"]')!.textContent).toContain('All <marquee>done</marquee>.')
+    expect(shadow.querySelector('marquee')).toBeNull()
+  })
+
+  it('keeps the host page when the panel itself throws while rendering', async () => {
+    const store = filled()
+    store.runs = () => {
+      throw new Error('a bug in the panel')
+    }
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const page = await render(
+      <>
+        <p>host content</p>
+        <AdvisorDevtoolsPanel store={store} />
+      </>,
+    )
+    error.mockRestore()
+    expect(page.querySelector('p')!.textContent).toBe('host content')
+    expect(shadowOf(page).querySelector('[role="alert"]')!.textContent).toContain('a bug in the panel')
+  })
+
+  it('keeps the rest of the panel when one part of it throws', async () => {
+    const store = filled()
+    const round = store.runs()[0]!.rounds[1]!
+    Object.defineProperty(round, 'tools', {
+      get() {
+        throw new Error('a bug in one part')
+      },
+    })
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const page = await render(<AdvisorDevtoolsPanel store={store} />)
+    error.mockRestore()
+    const shadow = shadowOf(page)
+    expect(shadow.querySelector('[role="alert"]')!.textContent).toContain('a bug in one part')
+    expect(shadow.querySelectorAll('[data-testid="run-row"]')).toHaveLength(1)
+    expect(shadow.querySelector('[role="toolbar"]')).not.toBeNull()
+  })
+
+  it('renders nothing, and keeps the page, when the panel code fails to load', async () => {
+    const Broken = lazy(() => Promise.reject(new Error('Failed to fetch dynamically imported module')))
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const page = await render(
+      <>
+        <p>host content</p>
+        <LoadBoundary>
+          <Suspense fallback={null}>
+            <Broken />
+          </Suspense>
+        </LoadBoundary>
+      </>,
+    )
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 20)))
+    error.mockRestore()
+    expect(page.textContent).toBe('host content')
+  })
+
+  it('opens from its floating button and remembers that it is open', async () => {
+    const page = await render(<AdvisorDevtools store={filled()} />)
+    const toggle = shadowOf(page).querySelector<HTMLButtonElement>('[data-testid="devtools-toggle"]')!
+    expect([toggle.getAttribute('aria-label'), toggle.title]).toEqual(['Open advisor-chain devtools', '1 run'])
+    await act(async () => toggle.click())
+    expect(shadowOf(page).querySelector('[data-testid="devtools-dock"]')).not.toBeNull()
+    expect(JSON.parse(localStorage.getItem('advisor-chain-devtools')!)).toMatchObject({ open: true })
+  })
+})
