@@ -13,7 +13,17 @@ export default defineConfig(({ mode }) => ({
   plugins: [react()],
   base: './',
   // Known up front so a test that loads WebLLM does not make Vite re-optimize and reload the page.
-  optimizeDeps: { include: ['@mlc-ai/web-llm', 'ajv', 'ajv/dist/2020.js', '@cfworker/json-schema'] },
+  optimizeDeps: {
+    include: [
+      '@mlc-ai/web-llm',
+      'ajv',
+      'ajv/dist/2020.js',
+      '@cfworker/json-schema',
+      'react',
+      'react-dom/client',
+      'react/jsx-dev-runtime',
+    ],
+  },
   resolve: {
     alias: {
       'advisor-chain/devtools': resolve(root, 'devtools/index.tsx'),
