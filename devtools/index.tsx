@@ -23,6 +23,9 @@ export const loadDevtools = () => import('./panel')
 const LazyDevtools = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtools })))
 const LazyPanel = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtoolsPanel })))
 
+// Only the one field bundlers replace; no Node types in a browser package.
+declare const process: { env: { NODE_ENV?: string } }
+
 function isProduction(): boolean {
   try {
     // Bundlers replace this expression; where nothing does, `process` may not exist at all.

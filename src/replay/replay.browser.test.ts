@@ -1,4 +1,4 @@
-import { describeReplay } from './testing-session'
+import { describeReplay } from './testing/session'
 
 // The recorded provider bytes, served over real HTTP by the test server's /__replay/ route.
 describeReplay('in Chromium', (...fixtures) => {

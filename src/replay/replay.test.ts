@@ -1,5 +1,5 @@
 import { fakeFetch, recording, responseOf } from '../models/testing/fixtures'
-import { describeReplay } from './testing-session'
+import { describeReplay } from './testing/session'
 
 // The recorded provider bytes, answered by a fake fetch.
 describeReplay(
