@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { HIGHEST_PRECEDENCE } from '../advisor'
 import { MessageChatMemoryAdvisor } from '../advisors/memory'
 import { ChatClient } from '../client'
+import type { ChatMemory } from '../memory/chat-memory'
 import { IndexedDBChatMemoryRepository } from '../memory/indexeddb-repository'
 import { MessageWindowChatMemory } from '../memory/window'
 import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
@@ -231,6 +232,37 @@ describe('useChat in Chromium', () => {
         'user',
       ])
       expect(after.model.prompts[0]!.messages.at(-1)).toMatchObject({ role: 'user', text: 'And France?' })
+      await after.repository.close()
+    })
+
+    it('a message sent while the conversation is still loading waits for it, and nothing shown is lost', async () => {
+      const databaseName = freshDatabase()
+      const before = page(databaseName, ['Hello, Ann.'])
+      const first = await mount(before.client, before.options)
+      await first.chat().send('I am Ann')
+      await expect.poll(() => first.chat().status).toBe('idle')
+      first.unmount()
+      await before.repository.close()
+
+      const after = page(databaseName, ['Noted.'])
+      let release!: () => void
+      const slow = new Promise<void>((resolve) => (release = resolve))
+      const memory: ChatMemory = {
+        get: async (id) => (await slow, after.memory.get(id)),
+        add: (id, messages) => after.memory.add(id, messages),
+        clear: (id) => after.memory.clear(id),
+      }
+      const second = await mount(after.client, { memory, conversationId: 'trip' })
+      const sent = second.chat().send('Remember this')
+      release()
+      await sent
+      await expect.poll(() => second.chat().status).toBe('idle')
+      expect(second.chat().messages.map((message) => message.text)).toEqual([
+        'I am Ann',
+        'Hello, Ann.',
+        'Remember this',
+        'Noted.',
+      ])
       await after.repository.close()
     })
 

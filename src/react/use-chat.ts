@@ -52,6 +52,17 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   const history = useRef<Message[]>([])
   const latest = useRef(messages)
   latest.current = messages
+  // Opens when the conversation is restored from memory: a send made before then waits for it.
+  // Made during render, so a send right after mounting (before the effect runs) waits too.
+  const restored = useRef<{ memory?: ChatMemory; conversationId: string; ready: Promise<void>; open: () => void }>(
+    undefined,
+  )
+  const gate = restored.current
+  if (!gate || gate.memory !== memory || gate.conversationId !== conversationId) {
+    let open = () => {}
+    const ready = memory ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve()
+    restored.current = { ...(memory ? { memory } : {}), conversationId, ready, open }
+  }
 
   useEffect(() => {
     let live = true
@@ -63,6 +74,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       return
     }
     setStatus('loading')
+    const { open } = restored.current!
     memory
       .get(conversationId)
       .then((stored) => {
@@ -76,6 +88,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
         setError(failure as Error)
         setStatus('error')
       })
+      .finally(open)
     return () => {
       live = false
       abort.current?.abort()
@@ -86,6 +99,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   const answer = useCallback(
     async (text: string | undefined) => {
       if (!client) throw new Error('useChat has no ChatClient yet; pass one before sending')
+      await restored.current?.ready
       abort.current?.abort()
       const controller = new AbortController()
       abort.current = controller
