@@ -33,6 +33,8 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   readonly name = 'Message Chat Memory Advisor'
   readonly order: number
   readonly #conversationId: string
+  /** Conversations whose latest answer was saved before a tool approval (see #withSavePending). */
+  readonly #savedBeforeApproval = new Set<string>()
 
   constructor(
     readonly chatMemory: ChatMemory,
@@ -108,6 +110,7 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   #withSavePending(context: Record<string, unknown>, id: string): Record<string, unknown> {
     const savePending: SavePending = async (message) => {
       if (!memoryEndsWith(await this.chatMemory.get(id), message)) await this.chatMemory.add(id, [message])
+      this.#savedBeforeApproval.add(id)
     }
     return { ...context, [SAVE_PENDING_KEY]: savePending }
   }
@@ -122,14 +125,16 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     if (!response || response.metadata['resumed'] === true) return
     const answers: AssistantMessage[] = response.results.map((generation) => generation.output)
     if (answers.length === 0) return
-    const memory = await this.chatMemory.get(id)
-    if (answers.length === 1 && memoryEndsWith(memory, answers[0]!)) return
-    const pending = memory.at(-1)
-    if (answers.length === 1 && pending?.role === 'assistant' && sameCalls(pending, answers[0]!)) {
-      // Saved before an approval, then edited by the user: the edited message replaces it.
-      await this.chatMemory.clear(id)
-      await this.chatMemory.add(id, [...memory.slice(0, -1), answers[0]!])
-      return
+    if (this.#savedBeforeApproval.delete(id) && answers.length === 1) {
+      const memory = await this.chatMemory.get(id)
+      if (memoryEndsWith(memory, answers[0]!)) return
+      const saved = memory.at(-1)
+      if (saved?.role === 'assistant' && sameCalls(saved, answers[0]!)) {
+        // Saved before an approval, then edited by the user: the edited message replaces it.
+        await this.chatMemory.clear(id)
+        await this.chatMemory.add(id, [...memory.slice(0, -1), answers[0]!])
+        return
+      }
     }
     await this.chatMemory.add(id, answers)
     emitChainEvent(listeners, note(`memory stored the answer`, id, undefined, answers), context, this.name)
