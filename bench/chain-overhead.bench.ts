@@ -1,5 +1,5 @@
 // Per-call overhead of a 5-advisor chain around a model, against calling the same model directly.
-import { ChatClient, type CallAdvisor, type ChatModel, type ChatResponse, type Prompt } from '../src/index'
+import { ChatClient, type CallAdvisor, type ChatModel, type ChatResponse, type Prompt } from '../src'
 import { measure, report, round } from './measure'
 
 const answer: ChatResponse = {

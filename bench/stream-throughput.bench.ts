@@ -1,6 +1,6 @@
 // Streamed chunks per second through ChatClient.stream().content() with the auto-registered tool
 // loop, against reading the same model stream directly, in the same run.
-import { ChatClient, ObserverAdvisor, TraceCollector, type ChatModel, type ChatResponse } from '../src/index'
+import { ChatClient, ObserverAdvisor, TraceCollector, type ChatModel, type ChatResponse } from '../src'
 import { median, report, round } from './measure'
 
 const CHUNKS = 200_000

@@ -12,7 +12,7 @@ import {
   type Message,
   type Prompt,
   type ToolCall,
-} from '../src/index'
+} from '../src'
 import { median, report, round } from './measure'
 
 const ROUNDS = 1000

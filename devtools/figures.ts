@@ -1,5 +1,5 @@
 import type { Usage } from 'advisor-chain'
-import type { RoundView, RunView, Status } from './trace-model'
+import type { RoundView, RunView, Status } from '../src/trace/reader'
 
 // Figures derived from a grouped run, computed when shown (each is a pass over one round's spans).
 

@@ -14,7 +14,7 @@ export {
 } from './store'
 export { roundFigures, runFigures, type RoundFigures, type RunFigures } from './figures'
 export type { RunFilter, StatusFilter } from './search'
-export type { ModelSpan, RoundView, RunView, Status, ToolSpan } from './trace-model'
+export type { ModelSpan, RoundView, RunView, Status, ToolSpan } from '../src/trace/reader'
 export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 
 /** The real panel components, loaded on demand (also in production builds). */

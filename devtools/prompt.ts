@@ -1,5 +1,5 @@
 import { reconstructMessages, type Message, type TraceEventOf } from 'advisor-chain'
-import type { RoundView, RunView } from './trace-model'
+import type { RoundView, RunView } from '../src/trace/reader'
 
 export type Change = 'added' | 'removed'
 

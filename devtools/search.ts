@@ -1,4 +1,4 @@
-import type { RunView, Status } from './trace-model'
+import type { RunView, Status } from '../src/trace/reader'
 
 export type StatusFilter = Status | 'all' | 'problem'
 

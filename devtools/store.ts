@@ -1,7 +1,7 @@
 import { cassetteFromTrace, exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
-import { TraceModel, type RunView } from './trace-model'
+import { TraceModel, type RunView } from '../src/trace/reader'
 
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */

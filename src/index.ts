@@ -1,4 +1,4 @@
-export { abortError, isAbortError } from './abort'
+export { abortError, isAbortError } from './core'
 export {
   BaseAdvisor,
   HIGHEST_PRECEDENCE,
@@ -13,8 +13,8 @@ export {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from './advisor'
-export { AdvisorChain } from './chain'
+} from './core'
+export { AdvisorChain } from './core'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
 export {
   appendToLastUserMessage,
@@ -31,7 +31,7 @@ export {
   type ToolResponse,
   type ToolResponseMessage,
   type UserMessage,
-} from './messages'
+} from './core'
 export {
   addUsage,
   hasToolCalls,
@@ -45,7 +45,7 @@ export {
   type ResponseFormat,
   type ToolChoice,
   type Usage,
-} from './model'
+} from './core'
 export {
   ScriptedChatModel,
   type ScriptFunction,
@@ -53,10 +53,10 @@ export {
   type ScriptedChatModelOptions,
   type ScriptedReply,
   type ScriptedToolCall,
-} from './models/scripted'
-export type { JsonSchema } from './schema/json-schema'
-export { ChatResponseAggregator, aggregateChunks } from './stream'
-export { defineTool, type ToolSpec } from './tools/define-tool'
+} from './models'
+export type { JsonSchema } from './core'
+export { ChatResponseAggregator, aggregateChunks } from './core'
+export { defineTool, type ToolSpec } from './tools'
 export {
   ToolCallingManager,
   ToolCallingManagerBuilder,
@@ -64,15 +64,15 @@ export {
   type ToolExecutionEvent,
   type ToolExecutionInit,
   type ToolExecutionResult,
-} from './tools/manager'
-export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tools/tool'
-export { ToolCallError, ToolCallLimitExceededError } from './tools/tool-errors'
+} from './tools'
+export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './core'
+export { ToolCallError, ToolCallLimitExceededError } from './tools'
 export {
   ToolCallingAdvisor,
   ToolCallingAdvisorBuilder,
   type ToolCallingAdvisorOptions,
   type ToolExecutionEligibilityChecker,
-} from './advisors/tool-calling'
+} from './advisors'
 export {
   isMemoryAdvisor,
   isToolAdvisor,
@@ -80,16 +80,9 @@ export {
   TOOL_ADVISOR,
   type MemoryAdvisor,
   type ToolAdvisor,
-} from './advisors/markers'
-export { AdvisorParams } from './advisor-params'
-export {
-  BUDGET_KEY,
-  OUTPUT_SCHEMA_KEY,
-  PENDING_TOOL_CALLS_KEY,
-  ROUND_KEY,
-  RUN_ID_KEY,
-  TOOL_ANSWERS_KEY,
-} from './context-keys'
+} from './advisors'
+export { AdvisorParams } from './client'
+export { BUDGET_KEY, OUTPUT_SCHEMA_KEY, PENDING_TOOL_CALLS_KEY, ROUND_KEY, RUN_ID_KEY, TOOL_ANSWERS_KEY } from './core'
 export {
   emitChainEvent,
   errorInfo,
@@ -98,12 +91,12 @@ export {
   type ChainEvent,
   type ChainEventListener,
   type ErrorInfo,
-} from './events'
-export { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike, type Validation } from './schema/schema'
-export type { SchemaIssue } from './schema/json-validator'
-export type { FromJsonSchema, Infer } from './schema/infer'
-export type { StandardSchemaV1 } from './schema/standard-schema'
-export { TraceCollector, fanOut } from './trace/collector'
+} from './core'
+export { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike, type Validation } from './schema'
+export type { SchemaIssue } from './schema'
+export type { FromJsonSchema, Infer } from './schema'
+export type { StandardSchemaV1 } from './schema'
+export { TraceCollector, fanOut } from './trace'
 export {
   TRACE_VERSION,
   type RunStatus,
@@ -115,31 +108,26 @@ export {
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,
-} from './trace/events'
-export { ObserverAdvisor, type ObserverAdvisorOptions } from './trace/observer'
-export { REDACTED, Redactor, type RedactionRules } from './trace/redact'
-export { withPerformanceTrack } from './trace/performance-track'
+} from './trace'
+export { ObserverAdvisor, type ObserverAdvisorOptions } from './advisors'
+export { REDACTED, Redactor, type RedactionRules } from './trace'
+export { withPerformanceTrack } from './trace'
 export {
   StructuredOutputValidationAdvisor,
   StructuredOutputValidationAdvisorBuilder,
   type StructuredOutputValidationAdvisorOptions,
-} from './advisors/structured-output'
-export { OutputParseError } from './schema/output-parse-error'
-export { extractJson } from './schema/extract-json'
-export { formatInstructions } from './schema/format-instructions'
+} from './advisors'
+export { OutputParseError } from './schema'
+export { extractJson } from './schema'
+export { formatInstructions } from './schema'
 export type { EntityOptions } from './client'
-export {
-  LoopBudgetAdvisor,
-  LoopBudgetAdvisorBuilder,
-  type BudgetReason,
-  type LoopBudgetOptions,
-} from './advisors/loop-budget'
+export { LoopBudgetAdvisor, LoopBudgetAdvisorBuilder, type BudgetReason, type LoopBudgetOptions } from './advisors'
 export {
   TOOL_SEARCH_NAME,
   ToolSearchToolCallingAdvisor,
   ToolSearchToolCallingAdvisorBuilder,
   type ToolSearchOptions,
-} from './advisors/tool-search'
+} from './advisors'
 export {
   EvaluationAdvisor,
   EvaluationAdvisorBuilder,
@@ -148,7 +136,7 @@ export {
   type Judge,
   type JudgeInput,
   type Judgement,
-} from './advisors/evaluation'
+} from './advisors'
 export {
   OtlpTraceSink,
   exportToOtlp,
@@ -158,24 +146,24 @@ export {
   type OtlpOptions,
   type OtlpSpan,
   type OtlpTraceRequest,
-} from './trace/otlp'
+} from './trace'
 export {
   ApprovalQueue,
   type ApprovalDecision,
   type ApprovalHandler,
   type ApprovalRequest,
   type PendingApproval,
-} from './advisors/approval-queue'
+} from './advisors'
 export {
   ToolApprovalAdvisor,
   ToolApprovalAdvisorBuilder,
   type ApprovalPolicy,
   type ToolApprovalOptions,
-} from './advisors/tool-approval'
-export { OpenAIChatModel, type OpenAIChatModelOptions } from './models/openai'
-export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions } from './models/anthropic'
-export { ChatModelError, isRetryableStatus, retryAfterMs } from './models/errors'
-export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors/retry'
+} from './advisors'
+export { OpenAIChatModel, type OpenAIChatModelOptions } from './models'
+export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions } from './models'
+export { ChatModelError, isRetryableStatus, retryAfterMs } from './models'
+export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors'
 export {
   TRACE_FILE_FORMAT,
   TraceFileError,
@@ -183,24 +171,24 @@ export {
   importTrace,
   reconstructMessages,
   type TraceFile,
-} from './trace/file'
-export { TRACE_FILE_LIMITS } from './trace/limits'
-export { ChatMemory, type ChatMemoryRepository } from './memory/chat-memory'
-export { InMemoryChatMemoryRepository } from './memory/in-memory-repository'
+} from './trace'
+export { TRACE_FILE_LIMITS } from './trace'
+export { ChatMemory, type ChatMemoryRepository } from './memory'
+export { InMemoryChatMemoryRepository } from './memory'
 export {
   IndexedDBChatMemoryRepository,
   MEMORY_DB_VERSION,
   type ConversationInfo,
   type CorruptRecord,
   type IndexedDBChatMemoryRepositoryOptions,
-} from './memory/indexeddb-repository'
-export { MessageWindowChatMemory, MessageWindowChatMemoryBuilder } from './memory/window'
+} from './memory'
+export { MessageWindowChatMemory, MessageWindowChatMemoryBuilder } from './memory'
 export {
   MessageChatMemoryAdvisor,
   MessageChatMemoryAdvisorBuilder,
   type MessageChatMemoryAdvisorOptions,
-} from './advisors/memory'
-export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './replay/cassette'
-export { ReplayChatModel, ReplayMismatchError, promptDiff, type ReplayOptions } from './replay/replay-model'
-export { summarizeRun, type RunSummary } from './replay/run-summary'
-export { connectTestHarness, type HarnessHandle, type InstallableModel } from './testing/harness'
+} from './advisors'
+export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './replay'
+export { ReplayChatModel, ReplayMismatchError, promptDiff, type ReplayOptions } from './replay'
+export { summarizeRun, type RunSummary } from './replay'
+export { connectTestHarness, type HarnessHandle, type InstallableModel } from './replay'

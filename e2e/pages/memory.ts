@@ -8,7 +8,7 @@ import {
   ScriptedChatModel,
   userMessage,
   type Message,
-} from '../../src/index'
+} from '../../src'
 
 const CONVERSATION = 'e2e'
 const repository = new IndexedDBChatMemoryRepository({ databaseName: 'e2e-chat-memory' })

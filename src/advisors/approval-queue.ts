@@ -1,5 +1,4 @@
-import { abortError } from '../abort'
-import type { ToolCall } from '../messages'
+import { abortError, type ToolCall } from '../core'
 
 export type ApprovalDecision =
   | { type: 'approve' }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ChatClient } from '../client'
-import type { Message } from '../messages'
-import { ScriptedChatModel } from '../models/scripted'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { TraceCollector } from '../trace/collector'
-import { ObserverAdvisor } from '../trace/observer'
+import type { Message } from '../core'
+import { ScriptedChatModel } from '../models'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
+import { TraceCollector } from '../trace'
+import { ObserverAdvisor } from './observer'
 import { EvaluationAdvisor, readJudgement, type Judge } from './evaluation'
 
 const lengthJudge: Judge = ({ answer }) => ({ score: Math.min(1, answer.length / 20), feedback: 'Give more detail.' })

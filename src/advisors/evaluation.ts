@@ -6,12 +6,14 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { emitChainEvent } from '../events'
-import { assistantMessage, userMessage, type Message } from '../messages'
-import type { ChatModel } from '../model'
-import { extractJson } from '../schema/extract-json'
-import { ChatResponseAggregator } from '../stream'
+  emitChainEvent,
+  assistantMessage,
+  userMessage,
+  type Message,
+  type ChatModel,
+  ChatResponseAggregator,
+} from '../core'
+import { extractJson } from '../schema'
 
 /** A judge's verdict: a score from 0 to 1 and what to improve. */
 export interface Judgement {

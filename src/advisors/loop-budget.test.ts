@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ChatClient } from '../client'
-import type { UserMessage } from '../messages'
-import { ScriptedChatModel, type ScriptFunction } from '../models/scripted'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { TraceCollector } from '../trace/collector'
-import { ObserverAdvisor } from '../trace/observer'
+import type { UserMessage } from '../core'
+import { ScriptedChatModel, type ScriptFunction } from '../models'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
+import { TraceCollector } from '../trace'
+import { ObserverAdvisor } from './observer'
 import { LoopBudgetAdvisor } from './loop-budget'
 
 const search = defineTool({

@@ -6,12 +6,13 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { BUDGET_KEY, ROUND_KEY } from '../context-keys'
-import { emitChainEvent } from '../events'
-import { pickFromStream } from '../guarded-stream'
-import { assistantMessage } from '../messages'
-import type { ChatResponse } from '../model'
+  BUDGET_KEY,
+  ROUND_KEY,
+  emitChainEvent,
+  pickFromStream,
+  assistantMessage,
+  type ChatResponse,
+} from '../core'
 
 export type BudgetReason = 'rounds' | 'tokens' | 'time'
 

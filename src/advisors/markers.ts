@@ -1,4 +1,4 @@
-import type { Advisor } from '../advisor'
+import type { Advisor } from '../core'
 
 const TOOL_ADVISOR = Symbol.for('advisor-chain.tool-advisor')
 const MEMORY_ADVISOR = Symbol.for('advisor-chain.memory-advisor')

@@ -6,13 +6,21 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { ROUND_KEY, RUN_ID_KEY, SAVE_PENDING_KEY, type SavePending } from '../context-keys'
-import { emitChainEvent, newId, type ChainEvent, type ChainEventListener } from '../events'
-import { toolResponseMessage, type AssistantMessage, type Message } from '../messages'
-import type { ChatResponse } from '../model'
-import { ChatMemory } from '../memory/chat-memory'
-import { ChatResponseAggregator } from '../stream'
+  ROUND_KEY,
+  RUN_ID_KEY,
+  SAVE_PENDING_KEY,
+  type SavePending,
+  emitChainEvent,
+  newId,
+  type ChainEvent,
+  type ChainEventListener,
+  toolResponseMessage,
+  type AssistantMessage,
+  type Message,
+  type ChatResponse,
+  ChatResponseAggregator,
+} from '../core'
+import { ChatMemory } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
 
 export interface MessageChatMemoryAdvisorOptions {

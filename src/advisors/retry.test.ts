@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { LOWEST_PRECEDENCE, type ChatClientResponse, type StreamAdvisor } from '../advisor'
+import { LOWEST_PRECEDENCE, type ChatClientResponse, type StreamAdvisor } from '../core'
 import { ChatClient } from '../client'
-import { ChatModelError } from '../models/errors'
-import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
-import { collect } from '../testing/collect'
-import { TraceCollector } from '../trace/collector'
-import { ObserverAdvisor } from '../trace/observer'
+import { ChatModelError, ScriptedChatModel, type ScriptStep } from '../models'
+import { collect } from '../core/testing/collect'
+import { TraceCollector } from '../trace'
+import { ObserverAdvisor } from './observer'
 import { RetryAdvisor } from './retry'
 
 const overloaded = (retryAfterMs?: number) =>

@@ -1,5 +1,5 @@
-import { delay } from '../abort'
 import {
+  delay,
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
   type Advisor,
@@ -9,8 +9,9 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { emitChainEvent, errorInfo } from '../events'
+  emitChainEvent,
+  errorInfo,
+} from '../core'
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 3). */

@@ -6,12 +6,14 @@ import {
   type ChatClientRequest,
   type ChatClientResponse,
   type StreamAdvisor,
-} from '../advisor'
-import { emitChainEvent } from '../events'
-import { appendToLastUserMessage } from '../messages'
-import { addUsage, hasToolCalls, type ChatResponse, type Usage } from '../model'
-import { extractJson } from '../schema/extract-json'
-import { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema/schema'
+  emitChainEvent,
+  appendToLastUserMessage,
+  addUsage,
+  hasToolCalls,
+  type ChatResponse,
+  type Usage,
+} from '../core'
+import { extractJson, formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 
 export interface StructuredOutputValidationAdvisorOptions {
   outputSchema: SchemaLike

@@ -1,14 +1,19 @@
 import { describe, expect, it, vi } from 'vitest'
-import { HIGHEST_PRECEDENCE } from '../advisor'
+import {
+  HIGHEST_PRECEDENCE,
+  assistantMessage,
+  userMessage,
+  type AssistantMessage,
+  type ToolResponseMessage,
+} from '../core'
 import { ChatClient } from '../client'
-import { assistantMessage, userMessage, type AssistantMessage, type ToolResponseMessage } from '../messages'
-import { MessageWindowChatMemory } from '../memory/window'
+import { MessageWindowChatMemory } from '../memory'
 import { MessageChatMemoryAdvisor } from './memory'
-import { ScriptedChatModel } from '../models/scripted'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { TraceCollector } from '../trace/collector'
-import { ObserverAdvisor } from '../trace/observer'
+import { ScriptedChatModel } from '../models'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
+import { TraceCollector } from '../trace'
+import { ObserverAdvisor } from './observer'
 import { ApprovalQueue, type ApprovalDecision, type ApprovalRequest } from './approval-queue'
 import { ToolApprovalAdvisor } from './tool-approval'
 

@@ -1,5 +1,5 @@
-import { raceAbort } from '../abort'
 import {
+  raceAbort,
   HIGHEST_PRECEDENCE,
   type Advisor,
   type CallAdvisor,
@@ -8,11 +8,15 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { ROUND_KEY, RUN_ID_KEY, SAVE_PENDING_KEY, TOOL_ANSWERS_KEY, type SavePending } from '../context-keys'
-import { emitChainEvent } from '../events'
-import type { ToolCall } from '../messages'
-import type { ChatResponse } from '../model'
+  ROUND_KEY,
+  RUN_ID_KEY,
+  SAVE_PENDING_KEY,
+  TOOL_ANSWERS_KEY,
+  type SavePending,
+  emitChainEvent,
+  type ToolCall,
+  type ChatResponse,
+} from '../core'
 import type { ApprovalDecision, ApprovalHandler } from './approval-queue'
 
 /** Whether a call of a tool needs the user's approval: always, never, or decided from its arguments. */

@@ -8,15 +8,15 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { AdvisorParams } from '../advisor-params'
-import { ChatClient } from '../client'
-import { systemMessage, userMessage, type Message } from '../messages'
-import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { ToolCallingManager, type ToolExecutionResult } from '../tools/manager'
-import type { ToolCallback } from '../tools/tool'
+  systemMessage,
+  userMessage,
+  type Message,
+  type ToolCallback,
+} from '../core'
+import { AdvisorParams, ChatClient } from '../client'
+import { ScriptedChatModel, type ScriptStep } from '../models'
+import { collect } from '../core/testing/collect'
+import { defineTool, ToolCallingManager, type ToolExecutionResult } from '../tools'
 import { ToolCallingAdvisor, ToolCallingAdvisorBuilder, type ToolCallingAdvisorOptions } from './tool-calling'
 
 const usage = (prompt: number, completion: number) => ({

@@ -7,12 +7,13 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { isAbortError } from '../abort'
-import { errorInfo } from '../events'
-import type { Message } from '../messages'
-import { hasToolCalls, type ChatResponse } from '../model'
-import { ToolCallingManager, type ToolExecutionResult } from '../tools/manager'
+  isAbortError,
+  errorInfo,
+  type Message,
+  hasToolCalls,
+  type ChatResponse,
+} from '../core'
+import { ToolCallingManager, type ToolExecutionResult } from '../tools'
 import { TOOL_ADVISOR, type ToolAdvisor } from './markers'
 import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
 import { ToolLoopStream, type RoundEnd } from './tool-loop-stream'

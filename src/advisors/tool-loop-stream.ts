@@ -1,10 +1,17 @@
-import type { ChatClientRequest, ChatClientResponse } from '../advisor'
-import { isAbortError } from '../abort'
-import { errorInfo } from '../events'
-import { assistantMessage, type Message } from '../messages'
-import { addUsage, hasToolCalls, type ChatResponse, type Usage } from '../model'
-import { ChatResponseAggregator } from '../stream'
-import type { ToolExecutionResult } from '../tools/manager'
+import {
+  type ChatClientRequest,
+  type ChatClientResponse,
+  isAbortError,
+  errorInfo,
+  assistantMessage,
+  type Message,
+  addUsage,
+  hasToolCalls,
+  type ChatResponse,
+  type Usage,
+  ChatResponseAggregator,
+} from '../core'
+import type { ToolExecutionResult } from '../tools'
 import type { ToolLoop } from './tool-loop'
 
 type MaybePromise<T> = T | Promise<T>

@@ -1,10 +1,28 @@
-import type { Advisor, ChatClientRequest, ChatClientResponse } from '../advisor'
-import { PENDING_TOOL_CALLS_KEY, ROUND_KEY, RUN_ID_KEY } from '../context-keys'
-import { emitChainEvent, isChainEventListener, newId, type ChainEvent } from '../events'
-import { assistantMessage, type Message } from '../messages'
-import { addUsage, type ChatOptions, type ChatResponse, type Generation, type Usage } from '../model'
-import type { ToolCallingManager, ToolExecutionEvent, ToolExecutionResult } from '../tools/manager'
-import { ToolCallLimitExceededError } from '../tools/tool-errors'
+import {
+  type Advisor,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  PENDING_TOOL_CALLS_KEY,
+  ROUND_KEY,
+  RUN_ID_KEY,
+  emitChainEvent,
+  isChainEventListener,
+  newId,
+  type ChainEvent,
+  assistantMessage,
+  type Message,
+  addUsage,
+  type ChatOptions,
+  type ChatResponse,
+  type Generation,
+  type Usage,
+} from '../core'
+import {
+  type ToolCallingManager,
+  type ToolExecutionEvent,
+  type ToolExecutionResult,
+  ToolCallLimitExceededError,
+} from '../tools'
 
 export type ToolRoundOutcome = { type: 'executed'; result: ToolExecutionResult } | { type: 'limit'; message: string }
 

@@ -1,6 +1,5 @@
-import type { CallAdvisorChain, ChatClientRequest, StreamAdvisorChain } from '../advisor'
-import { defineTool } from '../tools/define-tool'
-import type { ToolCallback } from '../tools/tool'
+import type { CallAdvisorChain, ChatClientRequest, StreamAdvisorChain, ToolCallback } from '../core'
+import { defineTool } from '../tools'
 import { ToolCallingAdvisor, ToolCallingAdvisorBuilder, type ToolCallingAdvisorOptions } from './tool-calling'
 
 export interface ToolSearchOptions extends ToolCallingAdvisorOptions {

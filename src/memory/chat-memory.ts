@@ -1,4 +1,4 @@
-import type { Message } from '../messages'
+import type { Message } from '../core'
 
 /** The messages of conversations, kept between calls. */
 export interface ChatMemory {

@@ -1,4 +1,4 @@
-import type { Message } from '../messages'
+import type { Message } from '../core'
 import type { ChatMemoryRepository } from './chat-memory'
 
 /** Keeps conversations in this page's memory only (gone on reload). */

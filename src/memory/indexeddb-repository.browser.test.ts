@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assistantMessage, userMessage, type Message } from '../messages'
+import { assistantMessage, userMessage, type Message } from '../core'
 import { IndexedDBChatMemoryRepository, MEMORY_DB_VERSION, type CorruptRecord } from './indexeddb-repository'
 import { MessageWindowChatMemory } from './window'
 

@@ -1,4 +1,4 @@
-import { isMessage, type Message } from '../messages'
+import { isMessage, type Message } from '../core'
 import type { ChatMemoryRepository } from './chat-memory'
 
 /** The schema version; `upgrade` moves older databases forward. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assistantMessage, systemMessage, toolResponseMessage, userMessage, type Message } from '../messages'
+import { assistantMessage, systemMessage, toolResponseMessage, userMessage, type Message } from '../core'
 import { InMemoryChatMemoryRepository } from './in-memory-repository'
 import { MessageWindowChatMemory, windowOf } from './window'
 

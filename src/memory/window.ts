@@ -1,4 +1,4 @@
-import type { Message } from '../messages'
+import type { Message } from '../core'
 import type { ChatMemory, ChatMemoryRepository } from './chat-memory'
 import { InMemoryChatMemoryRepository } from './in-memory-repository'
 

@@ -1,5 +1,4 @@
-import type { Message, ToolCall } from '../messages'
-import type { ChatOptions, ChatResponse, Usage } from '../model'
+import type { Message, ToolCall, ChatOptions, ChatResponse, Usage } from '../core'
 
 // Translation between our plain data and the Anthropic Messages wire format.
 

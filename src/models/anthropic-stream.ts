@@ -1,6 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { ToolCall } from '../messages'
-import type { ChatResponse } from '../model'
+import type { ToolCall, ChatResponse } from '../core'
 import { parseProviderError, streamError, type ErrorContext } from './errors'
 import { assembled, toUsage, type AnthropicUsage } from './anthropic-mapping'
 

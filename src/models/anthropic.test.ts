@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { assistantMessage, systemMessage, toolResponseMessage, userMessage } from '../messages'
-import type { ChatResponse, Prompt } from '../model'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
+import {
+  assistantMessage,
+  systemMessage,
+  toolResponseMessage,
+  userMessage,
+  type ChatResponse,
+  type Prompt,
+} from '../core'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
 import { AnthropicChatModel } from './anthropic'
 import type { ChatModelError } from './errors'
 import { fakeFetch, loopback, recording, replay, responseOf } from './testing/fixtures'

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatResponse, Prompt } from '../model'
+import type { ChatModel, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson, serverSentEvents } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'

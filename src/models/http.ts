@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import { abortError, isAbortError } from '../abort'
+import { abortError, isAbortError } from '../core'
 import { httpError, networkError, streamError, type ErrorContext } from './errors'
 
 export interface HttpOptions {

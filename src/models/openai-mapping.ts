@@ -1,5 +1,4 @@
-import type { Message, ToolCall } from '../messages'
-import type { ChatOptions, ChatResponse, Generation, Usage } from '../model'
+import type { Message, ToolCall, ChatOptions, ChatResponse, Generation, Usage } from '../core'
 import { stableToolCallId } from './stable-id'
 
 // Translation between our plain data and the Chat Completions wire format.

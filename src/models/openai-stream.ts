@@ -1,6 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { ToolCall } from '../messages'
-import type { ChatResponse, Usage } from '../model'
+import type { ToolCall, ChatResponse, Usage } from '../core'
 import { parseProviderError, streamError, type ErrorContext } from './errors'
 import { toToolCall, toUsage, type OpenAIToolCall, type OpenAIUsage } from './openai-mapping'
 

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { assistantMessage, systemMessage, toolResponseMessage, userMessage } from '../messages'
-import type { ChatResponse, Prompt } from '../model'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { aggregateChunks } from '../stream'
+import {
+  assistantMessage,
+  systemMessage,
+  toolResponseMessage,
+  userMessage,
+  type ChatResponse,
+  type Prompt,
+  aggregateChunks,
+} from '../core'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
 import { ChatModelError } from './errors'
 import { OpenAIChatModel } from './openai'
 import { fakeFetch, loopback, recording, replay, responseOf } from './testing/fixtures'

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../model'
+import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson, serverSentEvents } from './http'
 import { fromOpenAICompletion, toOpenAIRequest, type OpenAICompletion } from './openai-mapping'

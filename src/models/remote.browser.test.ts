@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { ChatClient } from '../client'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { TraceCollector } from '../trace/collector'
-import { ObserverAdvisor } from '../trace/observer'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
+import { TraceCollector } from '../trace'
+import { ObserverAdvisor } from '../advisors'
 import { AnthropicChatModel } from './anthropic'
 import { OpenAIChatModel } from './openai'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { aggregateChunks } from '../stream'
+import { aggregateChunks } from '../core'
 import { ScriptedChatModel } from './scripted'
 
 const prompt = { messages: [{ role: 'user' as const, text: 'hi' }], options: {} }

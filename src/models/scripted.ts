@@ -1,6 +1,12 @@
-import { delay, throwIfAborted } from '../abort'
-import type { ToolCall } from '../messages'
-import type { ChatModel, ChatResponse, Prompt, Usage } from '../model'
+import {
+  delay,
+  throwIfAborted,
+  type ToolCall,
+  type ChatModel,
+  type ChatResponse,
+  type Prompt,
+  type Usage,
+} from '../core'
 
 export interface ScriptedToolCall {
   /** Defaults to `call_<turn>_<index>`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatModel, ChatResponse } from '../model'
-import { collect } from '../testing/collect'
+import type { ChatModel, ChatResponse } from '../core'
+import { collect } from '../core/testing/collect'
 import { AnthropicChatModel } from './anthropic'
 import { OpenAIChatModel } from './openai'
 import { fakeFetch, recording, recordingsOf, responseOf, type Recording } from './testing/fixtures'

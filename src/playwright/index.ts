@@ -1,14 +1,11 @@
 // advisor-chain/playwright: helpers for end-to-end tests of apps built on advisor-chain. The app
 // calls connectTestHarness() (see the README); these drive it from Playwright, without the DOM.
 import type { Page } from '@playwright/test'
-import type { Cassette } from '../replay/cassette'
-import type { ReplayOptions } from '../replay/replay-model'
-import { summarizeRun, type RunSummary } from '../replay/run-summary'
-import type { InstallableModel } from '../testing/harness'
-import type { TraceEvent } from '../trace/events'
+import { type Cassette, type ReplayOptions, summarizeRun, type RunSummary, type InstallableModel } from '../replay'
+import type { TraceEvent } from '../trace'
 
-export type { RunSummary } from '../replay/run-summary'
-export { summarizeRun } from '../replay/run-summary'
+export type { RunSummary } from '../replay'
+export { summarizeRun } from '../replay'
 
 async function harness(page: Page): Promise<void> {
   await page

@@ -1,4 +1,4 @@
-import type { Message, TraceEvent } from '../index'
+import type { Message, TraceEvent } from '..'
 
 /** A tool call as a chat UI shows it: what was asked, and what came back. */
 export interface ToolCallView {

@@ -7,7 +7,7 @@ import {
   type ChatClientRequestSpec,
   type Message,
   type TraceEvent,
-} from '../index'
+} from '..'
 import { toViews, viewId, withEvent, type ChatMessageView } from './chat-view'
 
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'

@@ -1,7 +1,5 @@
-import type { Message, ToolCall } from '../messages'
-import type { Usage } from '../model'
-import type { TraceEvent, TraceEventOf } from '../trace/events'
-import { reconstructMessages } from '../trace/file'
+import type { Message, ToolCall, Usage } from '../core'
+import { type TraceEvent, type TraceEventOf, reconstructMessages } from '../trace'
 
 export const CASSETTE_FORMAT = 'advisor-chain-cassette'
 

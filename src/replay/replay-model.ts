@@ -1,6 +1,4 @@
-import { throwIfAborted } from '../abort'
-import type { Message } from '../messages'
-import type { ChatModel, ChatResponse, Prompt } from '../model'
+import { throwIfAborted, type Message, type ChatModel, type ChatResponse, type Prompt } from '../core'
 import { CASSETTE_FORMAT, type Cassette, type Interaction } from './cassette'
 
 /** The prompt sent during a replay is not the one recorded (`diff` shows where), or was never recorded. */

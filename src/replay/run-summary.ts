@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../trace/events'
+import type { TraceEvent } from '../trace'
 
 /** A run as a test wants to assert on it: rounds, tool calls with parsed arguments, validation attempts. */
 export interface RunSummary {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema'
+import type { JsonSchema } from '../core'
 
 /** What the model is told when it cannot be constrained to a schema natively. */
 export function formatInstructions(schema: JsonSchema): string {

@@ -1,5 +1,5 @@
 import { Validator, type OutputUnit } from '@cfworker/json-schema'
-import type { JsonSchema } from './json-schema'
+import type { JsonSchema } from '../core'
 import type { JsonValidator, SchemaIssue } from './json-validator'
 
 // Keywords whose failure only says that something inside failed; the inner errors say what.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { interpret } from './interpreting-validator'
-import type { JsonSchema } from './json-schema'
+import type { JsonSchema } from '../core'
 import { jsonValidator } from './json-validator'
 
 const person: JsonSchema = {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema'
+import type { JsonSchema } from '../core'
 
 /** One schema violation: a JSON pointer into the value (`''` is the value itself) and the rule it breaks. */
 export interface SchemaIssue {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema'
+import type { JsonSchema } from '../core'
 import { jsonValidator, type SchemaIssue } from './json-validator'
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool, encodeResult } from './define-tool'
-import type { ToolContext } from './tool'
+import type { ToolContext } from '../core'
 
 const context = (signal?: AbortSignal): ToolContext => ({
   values: {},

@@ -1,8 +1,6 @@
-import { abortError, isAbortError } from '../abort'
-import type { Infer } from '../schema/infer'
-import { resolveSchema, type SchemaLike } from '../schema/schema'
+import { abortError, isAbortError, type ToolCallback, type ToolContext } from '../core'
+import { type Infer, resolveSchema, type SchemaLike } from '../schema'
 import { ToolCallError } from './tool-errors'
-import type { ToolCallback, ToolContext } from './tool'
 
 export interface ToolSpec<S extends SchemaLike> {
   name: string

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { assistantMessage, toolResponseMessage, userMessage, type Message, type ToolCall } from '../messages'
-import type { ChatResponse, Prompt } from '../model'
+import {
+  assistantMessage,
+  toolResponseMessage,
+  userMessage,
+  type Message,
+  type ToolCall,
+  type ChatResponse,
+  type Prompt,
+  type ToolCallback,
+} from '../core'
 import { defineTool } from './define-tool'
 import { ToolCallingManager } from './manager'
-import type { ToolCallback } from './tool'
 import { ToolCallLimitExceededError } from './tool-errors'
 
 const call = (name: string, args: unknown = {}, id = `id-${name}-${JSON.stringify(args)}`): ToolCall => ({

@@ -1,6 +1,7 @@
-import { abortError, throwIfAborted } from '../abort'
-import { TOOL_ANSWERS_KEY } from '../context-keys'
 import {
+  abortError,
+  throwIfAborted,
+  TOOL_ANSWERS_KEY,
   assistantMessage,
   toolResponseMessage,
   type AssistantMessage,
@@ -8,9 +9,12 @@ import {
   type ToolResponseMessage,
   type ToolCall,
   type ToolResponse,
-} from '../messages'
-import type { ChatOptions, ChatResponse, Prompt } from '../model'
-import type { ToolCallback, ToolDefinition } from './tool'
+  type ChatOptions,
+  type ChatResponse,
+  type Prompt,
+  type ToolCallback,
+  type ToolDefinition,
+} from '../core'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
 

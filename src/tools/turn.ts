@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ToolResponse } from '../messages'
+import type { Message, ToolCall, ToolResponse } from '../core'
 
 /**
  * What the current turn (everything after the last user message) holds so far: tool responses

@@ -1,7 +1,4 @@
-import type { ErrorInfo } from '../events'
-import type { Message, ToolCall } from '../messages'
-import type { ChatOptions, Usage } from '../model'
-import type { ToolDefinition } from '../tools/tool'
+import type { ErrorInfo, Message, ToolCall, ChatOptions, Usage, ToolDefinition } from '../core'
 
 /** The version of the trace protocol; a trace file from another version is refused on import. */
 export const TRACE_VERSION = 1

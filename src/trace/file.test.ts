@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models/scripted'
-import { defineTool } from '../tools/define-tool'
+import { ScriptedChatModel } from '../models'
+import { defineTool } from '../tools'
 import { TraceCollector } from './collector'
 import type { TraceEvent, TraceEventOf } from './events'
 import { exportTrace, importTrace, reconstructMessages } from './file'
 import { TRACE_FILE_LIMITS } from './limits'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from '../advisors'
 import { SAMPLE_BODIES, sampleEvent, sampleRun } from './testing/sample-trace'
 
 async function session(): Promise<TraceEvent[]> {

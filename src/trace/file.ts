@@ -1,4 +1,4 @@
-import type { Message } from '../messages'
+import type { Message } from '../core'
 import { TRACE_VERSION, type TraceEvent, type TraceEventOf } from './events'
 import { TRACE_FILE_LIMITS } from './limits'
 import { validateEvent } from './validate-event'

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models/scripted'
-import { defineTool } from '../tools/define-tool'
+import { ScriptedChatModel } from '../models'
+import { defineTool } from '../tools'
 import { TraceCollector } from './collector'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from '../advisors'
 import { OtlpTraceSink, exportToOtlp, toOtlp, type OtlpSpan, type OtlpTraceRequest } from './otlp'
 
 const weather = defineTool({

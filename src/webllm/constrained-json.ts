@@ -1,7 +1,5 @@
-import type { ToolCall } from '../messages'
-import type { JsonSchema } from '../schema/json-schema'
-import type { ToolDefinition } from '../tools/tool'
-import { stableToolCallId } from '../models/stable-id'
+import type { ToolCall, JsonSchema, ToolDefinition } from '../core'
+import { stableToolCallId } from '../models'
 
 // Tool calling for models without native tools: the model must answer with JSON that is either a
 // final answer or a list of tool calls, and WebLLM's grammar engine holds it to that shape.

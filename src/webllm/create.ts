@@ -3,7 +3,7 @@ import { checkWebGPU, modelVariantFor, type WebGPUReport } from './capabilities'
 import type { ToolStrategy, WebLLMEngine } from './engine'
 import { webllmError } from './errors'
 import { WebLLMChatModel, defaultToolStrategy } from './model'
-import { ChatModelError } from '../models/errors'
+import { ChatModelError } from '../models'
 import { toProgress, type LoadProgress } from './progress'
 
 export interface WebLLMCreateOptions {

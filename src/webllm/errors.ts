@@ -1,4 +1,4 @@
-import { ChatModelError } from '../models/errors'
+import { ChatModelError } from '../models'
 
 // WebLLM's errors, matched by name (through a worker they arrive as plain strings), in plain words.
 const KNOWN: Record<string, { message: string; retryable?: boolean }> = {

@@ -1,7 +1,13 @@
 import type { ChatCompletionChunk, CompletionUsage } from '@mlc-ai/web-llm'
-import { abortError, raceAbort, throwIfAborted } from '../abort'
-import type { ToolCall } from '../messages'
-import type { ChatModel, ChatResponse, Prompt } from '../model'
+import {
+  abortError,
+  raceAbort,
+  throwIfAborted,
+  type ToolCall,
+  type ChatModel,
+  type ChatResponse,
+  type Prompt,
+} from '../core'
 import { AnswerStreamer, parseReply } from './constrained-json'
 import type { WebLLMCreateOptions } from './create'
 import type { ToolStrategy, WebLLMEngine } from './engine'

@@ -1,7 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionRequestBase } from '@mlc-ai/web-llm'
-import type { Message } from '../messages'
-import type { ChatOptions, Prompt } from '../model'
-import type { JsonSchema } from '../schema/json-schema'
+import type { Message, ChatOptions, Prompt, JsonSchema } from '../core'
 import { replySchema, toolInstructions } from './constrained-json'
 import type { ToolStrategy } from './engine'
 

@@ -1,7 +1,6 @@
 import type { ChatCompletion, CompletionUsage } from '@mlc-ai/web-llm'
-import type { ToolCall } from '../messages'
-import type { ChatResponse, ChatResponseMetadata, Usage } from '../model'
-import { stableToolCallId } from '../models/stable-id'
+import type { ToolCall, ChatResponse, ChatResponseMetadata, Usage } from '../core'
+import { stableToolCallId } from '../models'
 import { parseReply, type ParsedReply } from './constrained-json'
 
 export interface Speed {

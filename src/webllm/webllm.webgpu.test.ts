@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ChatClient } from '../client'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
+import { collect } from '../core/testing/collect'
+import { defineTool } from '../tools'
 import { checkWebGPU, modelVariantFor } from './capabilities'
 import { WebLLMChatModel } from './model'
 

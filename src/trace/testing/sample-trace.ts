@@ -1,4 +1,4 @@
-import type { Message } from '../../messages'
+import type { Message } from '../../core'
 import { TRACE_VERSION, type TraceEvent, type TraceEventBody, type TraceEventType } from '../events'
 
 // Hand-written trace events for tests: one valid event of every type, and whole runs shaped like

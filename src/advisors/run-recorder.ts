@@ -1,7 +1,14 @@
-import { errorInfo, type ErrorInfo } from '../events'
-import { isAbortError } from '../abort'
-import type { Message, ToolCall } from '../messages'
-import { addUsage, type ChatOptions, type ChatResponse, type Usage } from '../model'
+import {
+  errorInfo,
+  type ErrorInfo,
+  isAbortError,
+  type Message,
+  type ToolCall,
+  addUsage,
+  type ChatOptions,
+  type ChatResponse,
+  type Usage,
+} from '../core'
 import {
   TRACE_VERSION,
   type RunStatus,
@@ -10,8 +17,9 @@ import {
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,
-} from './events'
-import { REDACTED, type Redactor } from './redact'
+  REDACTED,
+  type Redactor,
+} from '../trace'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {

@@ -1,8 +1,8 @@
-import type { ChatModel } from '../model'
-import { ScriptedChatModel, type ScriptedReply } from '../models/scripted'
-import { ReplayChatModel, type ReplayOptions } from '../replay/replay-model'
-import type { Cassette } from '../replay/cassette'
-import type { TraceEvent, TraceSink } from '../trace/events'
+import type { ChatModel } from '../core'
+import { ScriptedChatModel, type ScriptedReply } from '../models'
+import { ReplayChatModel, type ReplayOptions } from './replay-model'
+import type { Cassette } from './cassette'
+import type { TraceEvent, TraceSink } from '../trace'
 
 /** A model the Playwright helpers can install: plain data, so it crosses from the test into the page. */
 export type InstallableModel =

@@ -1,8 +1,5 @@
-import { isAbortError } from '../abort'
-import type { ChatClientResponse } from '../advisor'
-import type { ChatResponse } from '../model'
-import { ChatResponseAggregator } from '../stream'
-import type { RunStatus } from './events'
+import { isAbortError, type ChatClientResponse, type ChatResponse, ChatResponseAggregator } from '../core'
+import type { RunStatus } from '../trace'
 import type { ResponseTiming } from './run-recorder'
 
 export interface StreamObservation {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ChatClient } from './client'
-import { ScriptedChatModel } from './models/scripted'
+import { ScriptedChatModel } from '../models'
 
 describe('ChatClient in Chromium', () => {
   it('runs in a real browser page', () => {
@@ -22,7 +22,7 @@ describe('ChatClient in Chromium', () => {
 
 describe('The tool loop in Chromium', () => {
   it('runs a browser tool between two rounds, validating its arguments with ajv', async () => {
-    const { defineTool } = await import('./tools/define-tool')
+    const { defineTool } = await import('../tools')
     const title = defineTool({
       name: 'set_title',
       description: 'Sets the page title',

@@ -1,7 +1,6 @@
-import type { AnyAdvisor } from './advisor'
+import type { AnyAdvisor } from '../core'
 import { AdvisorParams } from './advisor-params'
-import { isMemoryAdvisor, isToolAdvisor } from './advisors/markers'
-import { ToolCallingAdvisor, type ToolCallingAdvisorBuilder } from './advisors/tool-calling'
+import { isMemoryAdvisor, isToolAdvisor, ToolCallingAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
 
 /**
  * The advisors of one call: the given ones plus, unless turned off or already present, a

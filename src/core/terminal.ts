@@ -2,18 +2,20 @@ import { LOWEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type Stre
 import { pickFromStream } from './guarded-stream'
 import { PENDING_TOOL_CALLS_KEY } from './context-keys'
 import type { AssistantMessage, Message } from './messages'
-import type { ChatModel, ChatResponse } from './model'
-import { withOutputFormat } from './output-format'
+import type { ChatModel, ChatResponse, Prompt } from './model'
 
-/** The last call advisor: it sends the prompt to the model, shaped for structured output when asked. */
-export function modelCallAdvisor(model: ChatModel): CallAdvisor {
+/** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
+export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
+
+/** The last call advisor: it sends the prompt to the model, shaped by `shape` (structured output). */
+export function modelCallAdvisor(model: ChatModel, shape: PromptShaper = (prompt) => prompt): CallAdvisor {
   return {
     name: 'call',
     order: LOWEST_PRECEDENCE,
     async adviseCall(request) {
       const pending = pendingToolCalls(request.context, request.prompt.messages)
       if (pending) return { chatResponse: pending, context: request.context }
-      const chatResponse = await model.call(withOutputFormat(request.prompt, request.context, model), request.signal)
+      const chatResponse = await model.call(shape(request.prompt, request.context), request.signal)
       return { chatResponse, context: request.context }
     },
   }

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { HIGHEST_PRECEDENCE } from '../advisor'
-import { AdvisorParams } from '../advisor-params'
-import { ChatClient } from '../client'
-import { ScriptedChatModel, type ScriptStep } from '../models/scripted'
-import { collect } from '../testing/collect'
-import { defineTool } from '../tools/define-tool'
-import { ToolCallingAdvisor } from '../advisors/tool-calling'
-import { ToolCallingManager } from '../tools/manager'
-import { TraceCollector } from './collector'
-import type { TraceEvent } from './events'
+import { HIGHEST_PRECEDENCE } from '../core'
+import { AdvisorParams, ChatClient } from '../client'
+import { ScriptedChatModel, type ScriptStep } from '../models'
+import { collect } from '../core/testing/collect'
+import { defineTool, ToolCallingManager } from '../tools'
+import { ToolCallingAdvisor } from './tool-calling'
+import { TraceCollector, type TraceEvent, reconstructMessages } from '../trace'
 import { ObserverAdvisor } from './observer'
-import { reconstructMessages } from './file'
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
 

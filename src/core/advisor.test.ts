@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BaseAdvisor, type ChatClientRequest, type ChatClientResponse } from './advisor'
-import { ChatClient } from './client'
-import { ScriptedChatModel } from './models/scripted'
+import { ChatClient } from '../client'
+import { ScriptedChatModel } from '../models'
 
 class Counting extends BaseAdvisor {
   readonly name = 'counting'

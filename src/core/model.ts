@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message } from './messages'
-import type { JsonSchema } from './schema/json-schema'
-import type { ToolCallback } from './tools/tool'
+import type { JsonSchema } from './json-schema'
+import type { ToolCallback } from './tool'
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
 

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { HIGHEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
+import {
+  HIGHEST_PRECEDENCE,
+  type CallAdvisor,
+  type ChatClientResponse,
+  type StreamAdvisor,
+  assistantMessage,
+  userMessage,
+} from '../core'
 import { ChatClient } from './client'
-import { assistantMessage, userMessage } from './messages'
-import { ScriptedChatModel } from './models/scripted'
+import { ScriptedChatModel } from '../models'
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = []

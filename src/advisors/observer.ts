@@ -7,14 +7,23 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-} from '../advisor'
-import { isToolAdvisor } from '../advisors/markers'
-import { ROUND_KEY, RUN_ID_KEY } from '../context-keys'
-import { newId, type ChainEvent, type ChainEventListener, type ErrorInfo } from '../events'
-import { isAbortError } from '../abort'
-import type { RunStatus, TraceSink, TracedAdvisor } from './events'
-import { withPerformanceTrack } from './performance-track'
-import { Redactor, type RedactionRules } from './redact'
+  ROUND_KEY,
+  RUN_ID_KEY,
+  newId,
+  type ChainEvent,
+  type ChainEventListener,
+  type ErrorInfo,
+  isAbortError,
+} from '../core'
+import { isToolAdvisor } from './markers'
+import {
+  type RunStatus,
+  type TraceSink,
+  type TracedAdvisor,
+  withPerformanceTrack,
+  Redactor,
+  type RedactionRules,
+} from '../trace'
 import { RunRecorder } from './run-recorder'
 import { ObservedStream } from './observed-stream'
 

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../messages'
-import type { JsonSchema } from '../schema/json-schema'
+import type { ToolCall } from './messages'
+import type { JsonSchema } from './json-schema'
 
 /** What the model is told about a tool. */
 export interface ToolDefinition {

@@ -1,18 +1,26 @@
-import type { AnyAdvisor, ChatClientRequest, ChatClientResponse } from './advisor'
-import { raceAbort, throwIfAborted } from './abort'
-import { StructuredOutputValidationAdvisor } from './advisors/structured-output'
-import { AdvisorChain } from './chain'
-import type { ToolCallingAdvisorBuilder } from './advisors/tool-calling'
+import {
+  type AnyAdvisor,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  raceAbort,
+  throwIfAborted,
+  AdvisorChain,
+  guardedStream,
+  systemMessage,
+  userMessage,
+  type Message,
+  type ChatModel,
+  type ChatOptions,
+  type ChatResponse,
+  OUTPUT_SCHEMA_KEY,
+  modelCallAdvisor,
+  modelStreamAdvisor,
+  type ToolCallback,
+} from '../core'
+import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
 import { withToolAdvisor } from './client-advisors'
-import { guardedStream } from './guarded-stream'
-import { systemMessage, userMessage, type Message } from './messages'
-import type { ChatModel, ChatOptions, ChatResponse } from './model'
-import { OUTPUT_SCHEMA_KEY } from './context-keys'
-import { parseEntity } from './schema/parse-entity'
-import type { Infer } from './schema/infer'
-import { resolveSchema, type SchemaLike } from './schema/schema'
-import { modelCallAdvisor, modelStreamAdvisor } from './terminal'
-import type { ToolCallback } from './tools/tool'
+import { outputShaper } from './output-format'
+import { parseEntity, type Infer, resolveSchema, type SchemaLike } from '../schema'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
 interface CallSpec {
@@ -176,7 +184,10 @@ export class CallResponseSpec {
   async chatClientResponse(): Promise<ChatClientResponse> {
     const request = toRequest(this.#spec)
     throwIfAborted(request.signal)
-    const chain = AdvisorChain.of([...advisorsOf(this.#spec), modelCallAdvisor(this.#spec.model)])
+    const chain = AdvisorChain.of([
+      ...advisorsOf(this.#spec),
+      modelCallAdvisor(this.#spec.model, outputShaper(this.#spec.model)),
+    ])
     return raceAbort(chain.nextCall(request), request.signal)
   }
 

@@ -1,11 +1,5 @@
-import {
-  addUsage,
-  type ErrorInfo,
-  type TraceEvent,
-  type TraceEventOf,
-  type TracedAdvisor,
-  type Usage,
-} from 'advisor-chain'
+import { addUsage, type ErrorInfo, type Usage } from '../core'
+import type { TraceEvent, TraceEventOf, TracedAdvisor } from './events'
 
 // The runs of a trace, grouped for display: run → rounds → spans. Built incrementally, one event at
 // a time and in any order (concurrent runs interleave; a file may come shuffled), so a live run

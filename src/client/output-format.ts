@@ -1,8 +1,12 @@
-import { appendToLastUserMessage } from './messages'
-import { OUTPUT_SCHEMA_KEY } from './context-keys'
-import type { ChatModel, Prompt } from './model'
-import type { JsonSchema } from './schema/json-schema'
-import { formatInstructions } from './schema/format-instructions'
+import {
+  appendToLastUserMessage,
+  OUTPUT_SCHEMA_KEY,
+  type ChatModel,
+  type Prompt,
+  type PromptShaper,
+  type JsonSchema,
+} from '../core'
+import { formatInstructions } from '../schema'
 
 /**
  * The prompt as the model should get it when the call asks for structured output: constrained by
@@ -19,4 +23,9 @@ export function withOutputFormat(prompt: Prompt, context: Readonly<Record<string
     }
   }
   return { ...prompt, messages: appendToLastUserMessage(prompt.messages, formatInstructions(schema)) }
+}
+
+/** The terminal's prompt shaper for `model`. */
+export function outputShaper(model: ChatModel): PromptShaper {
+  return (prompt, context) => withOutputFormat(prompt, context, model)
 }

@@ -1,0 +1,4 @@
+export * from './advisor-params'
+export * from './client-advisors'
+export * from './client'
+export * from './output-format'

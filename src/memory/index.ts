@@ -1,0 +1,4 @@
+export * from './chat-memory'
+export * from './in-memory-repository'
+export * from './indexeddb-repository'
+export * from './window'

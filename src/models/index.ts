@@ -1,0 +1,5 @@
+export * from './anthropic'
+export * from './errors'
+export * from './openai'
+export * from './scripted'
+export * from './stable-id'

@@ -1,0 +1,4 @@
+export * from './cassette'
+export * from './harness'
+export * from './replay-model'
+export * from './run-summary'
