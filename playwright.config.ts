@@ -1,8 +1,9 @@
 import { defineConfig, devices } from '@playwright/test'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
 
-const port = 4179
-const pagesPort = 4180
+// E2E_PORT lets two checkouts run their suites side by side.
+const port = Number(process.env.E2E_PORT ?? 4179)
+const pagesPort = port + 1
 
 export default defineConfig({
   testDir: 'e2e',

@@ -27,6 +27,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias: {
       'advisor-chain/devtools': resolve(root, 'devtools/index.tsx'),
+      'advisor-chain/trace': resolve(root, 'src/trace/index.ts'),
       'advisor-chain/webllm': resolve(root, 'src/webllm/index.ts'),
       'advisor-chain/react': resolve(root, 'src/react/index.ts'),
       'advisor-chain/playwright': resolve(root, 'src/playwright/index.ts'),
@@ -42,6 +43,7 @@ export default defineConfig(({ mode }) => ({
           lib: {
             entry: {
               index: resolve(root, 'src/index.ts'),
+              trace: resolve(root, 'src/trace/index.ts'),
               devtools: resolve(root, 'devtools/index.tsx'),
               webllm: resolve(root, 'src/webllm/index.ts'),
               react: resolve(root, 'src/react/index.ts'),

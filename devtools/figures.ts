@@ -1,5 +1,5 @@
-import type { Usage } from 'advisor-chain'
-import type { RoundView, RunView, Status } from '../src/trace/reader'
+import type { Usage } from 'advisor-chain/trace'
+import type { RoundView, RunView, RunViewStatus as Status } from 'advisor-chain/trace'
 
 // Figures derived from a grouped run, computed when shown (each is a pass over one round's spans).
 

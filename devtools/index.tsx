@@ -14,8 +14,9 @@ export {
 } from './store'
 export { roundFigures, runFigures, type RoundFigures, type RunFigures } from './figures'
 export type { RunFilter, StatusFilter } from './search'
-export type { ModelSpan, RoundView, RunView, Status, ToolSpan } from '../src/trace/reader'
+export type { ModelSpan, RoundView, RunView, RunViewStatus as Status, ToolSpan } from 'advisor-chain/trace'
 export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
+export type { ApprovalSource, PendingToolApproval } from './approvals'
 
 /** The real panel components, loaded on demand (also in production builds). */
 export const loadDevtools = () => import('./panel')

@@ -1,4 +1,4 @@
-import type { Message } from 'advisor-chain'
+import type { Message } from 'advisor-chain/trace'
 import { describe, expect, it } from 'vitest'
 import { sampleRun } from '../src/trace/testing/sample-trace'
 import { diffPrompts, promptOf } from './prompt'

@@ -1,5 +1,5 @@
-import { reconstructMessages, type Message, type TraceEventOf } from 'advisor-chain'
-import type { RoundView, RunView } from '../src/trace/reader'
+import { reconstructMessages, type Message, type TraceEventOf } from 'advisor-chain/trace'
+import type { RoundView, RunView } from 'advisor-chain/trace'
 
 export type Change = 'added' | 'removed'
 

@@ -1,4 +1,4 @@
-import type { RunView, Status } from '../src/trace/reader'
+import type { RunView, RunViewStatus as Status } from 'advisor-chain/trace'
 
 export type StatusFilter = Status | 'all' | 'problem'
 

@@ -1,7 +1,7 @@
-import { cassetteFromTrace, exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain'
+import { cassetteFromTrace, exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain/trace'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
-import { TraceModel, type RunView } from '../src/trace/reader'
+import { TraceReader, type RunView } from 'advisor-chain/trace'
 
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */
@@ -68,7 +68,7 @@ export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
  * Events are grouped as they arrive; subscribers hear about it at most once a frame.
  */
 export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): DevtoolsStore {
-  const model = new TraceModel()
+  const model = new TraceReader()
   let newestFirst: RunView[] | undefined
   let visible: { version: number; filter: RunFilter; runs: RunView[] } | undefined
   let dirty = false

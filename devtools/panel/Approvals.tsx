@@ -1,9 +1,9 @@
-import type { ApprovalQueue } from 'advisor-chain'
+import type { ApprovalSource } from '../approvals'
 import { useSyncExternalStore } from 'react'
 import { prettyJson } from './format'
 
 /** Tool calls waiting for the user, with buttons to answer them from the panel. */
-export function Approvals({ queue }: { queue: ApprovalQueue }) {
+export function Approvals({ queue }: { queue: ApprovalSource }) {
   const pending = useSyncExternalStore(
     (listener) => queue.subscribe(listener),
     () => queue.pending(),

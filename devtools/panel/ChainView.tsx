@@ -1,5 +1,5 @@
-import type { TracedAdvisor } from 'advisor-chain'
-import type { RunView } from '../../src/trace/reader'
+import type { TracedAdvisor } from 'advisor-chain/trace'
+import type { RunView } from 'advisor-chain/trace'
 import { plural } from './format'
 
 /** Known-bad layouts, in words, with what to do about them. */

@@ -1,4 +1,4 @@
-import type { ApprovalQueue } from 'advisor-chain'
+import type { ApprovalSource } from '../approvals'
 import { useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { Approvals } from './Approvals'
@@ -14,7 +14,7 @@ import { useTheme } from './use-theme'
 export interface DevtoolsPanelProps {
   store: DevtoolsStore
   /** Shows the tool calls waiting for approval, with buttons. */
-  approvals?: ApprovalQueue
+  approvals?: ApprovalSource
   /** Extra toolbar buttons (the dock controls of the floating panel). */
   controls?: ReactNode
 }

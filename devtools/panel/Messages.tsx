@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from 'advisor-chain'
+import type { Message, ToolCall } from 'advisor-chain/trace'
 import { useState } from 'react'
 import type { Change } from '../prompt'
 import { prettyJson } from './format'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
 import type { DevtoolsStore } from '../store'
-import type { RunView } from '../../src/trace/reader'
+import type { RunView } from 'advisor-chain/trace'
 import { ChainView, chainWarnings } from './ChainView'
 import { ErrorBoundary } from './ErrorBoundary'
 import { clock, duration, plural, shortId, tokens } from './format'

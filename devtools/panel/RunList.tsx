@@ -1,7 +1,7 @@
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
 import type { StatusFilter } from '../search'
 import type { DevtoolsStore } from '../store'
-import type { RunView } from '../../src/trace/reader'
+import type { RunView } from 'advisor-chain/trace'
 import { clock, duration, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
 import { WindowedList, type RowProps } from './windowed-list'

@@ -1,4 +1,4 @@
-import { TraceFileError } from 'advisor-chain'
+import { TraceFileError } from 'advisor-chain/trace'
 import { useRef, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { plural } from './format'

@@ -1,7 +1,7 @@
 import { useRef, type CSSProperties, type ReactNode } from 'react'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
-import type { RoundView, RunView } from '../../src/trace/reader'
+import type { RoundView, RunView } from 'advisor-chain/trace'
 import { axisTicks, duration, durationCompact } from './format'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'

@@ -1,4 +1,4 @@
-import type { Usage } from 'advisor-chain'
+import type { Usage } from 'advisor-chain/trace'
 
 export function duration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '…'

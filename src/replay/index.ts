@@ -1,4 +1,4 @@
-export * from './cassette'
+export * from '../trace'
 export * from './harness'
 export * from './replay-model'
 export * from './run-summary'

@@ -1,5 +1,5 @@
 import { throwIfAborted, type Message, type ChatModel, type ChatResponse, type Prompt } from '../core'
-import { CASSETTE_FORMAT, type Cassette, type Interaction } from './cassette'
+import { CASSETTE_FORMAT, type Cassette, type Interaction } from '../trace'
 
 /** The prompt sent during a replay is not the one recorded (`diff` shows where), or was never recorded. */
 export class ReplayMismatchError extends Error {

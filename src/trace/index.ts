@@ -7,3 +7,7 @@ export * from './performance-track'
 export * from './reader'
 export * from './redact'
 export * from './validate-event'
+export * from './cassette'
+// The data a trace carries, so a reader of runs needs nothing else from the library.
+export { addUsage, errorInfo } from '../core'
+export type { ErrorInfo, Message, ToolCall, ToolDefinition, ToolResponse, Usage } from '../core'

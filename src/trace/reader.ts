@@ -5,7 +5,7 @@ import type { TraceEvent, TraceEventOf, TracedAdvisor } from './events'
 // a time and in any order (concurrent runs interleave; a file may come shuffled), so a live run
 // costs the same per event at event 10,000 as at event 10.
 
-export type Status = 'running' | 'ok' | 'error' | 'aborted'
+export type RunViewStatus = 'running' | 'ok' | 'error' | 'aborted'
 
 export interface ToolSpan {
   id: string
@@ -35,7 +35,7 @@ export interface RoundView {
   start: number
   /** The end of the model call as the observer saw it (`round-end`); tools run after it. */
   end?: number
-  status: Status
+  status: RunViewStatus
   model?: ModelSpan
   tools: ToolSpan[]
   validations: TraceEventOf<'validation'>[]
@@ -59,7 +59,7 @@ export interface RunView {
   end?: number
   /** The latest time any event of the run carries. */
   lastT: number
-  status: Status
+  status: RunViewStatus
   /** Recorded in this page (its times share this page's clock), not imported from a file. */
   live: boolean
   observer?: 'inside-loop' | 'outside-loop' | 'no-loop'
@@ -94,7 +94,7 @@ interface RunState {
   ended: boolean
 }
 
-export class TraceModel {
+export class TraceReader {
   readonly #runs = new Map<string, RunState>()
   #order = 0
   eventCount = 0

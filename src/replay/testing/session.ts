@@ -6,7 +6,7 @@ import { OpenAIChatModel } from '../../models'
 import { collect } from '../../core/testing/collect'
 import { defineTool } from '../../tools'
 import { TraceCollector, type TraceEvent } from '../../trace'
-import { cassetteFromTrace, type Cassette } from '../cassette'
+import { cassetteFromTrace, type Cassette } from '../../trace'
 import { ReplayChatModel, ReplayMismatchError } from '../replay-model'
 import { summarizeRun, type RunSummary } from '../run-summary'
 

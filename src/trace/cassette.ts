@@ -1,5 +1,5 @@
 import type { Message, ToolCall, Usage } from '../core'
-import { type TraceEvent, type TraceEventOf, reconstructMessages } from '../trace'
+import { type TraceEvent, type TraceEventOf, reconstructMessages } from './index'
 
 export const CASSETTE_FORMAT = 'advisor-chain-cassette'
 
