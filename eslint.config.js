@@ -1,5 +1,6 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import { layers } from './eslint/layers.js'
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'dist-demo', 'test-results', 'playwright-report', 'src/models/__fixtures__'] },
@@ -16,6 +17,11 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'devtools/**/*.{ts,tsx}'],
+    plugins: { layers },
+    rules: { 'layers/imports': 'error' },
   },
   { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
   {

@@ -70,7 +70,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'devtools/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'devtools/**/*.test.ts', 'bench/**/*.test.ts', 'eslint/**/*.test.ts'],
           exclude: ['**/*.browser.test.*', '**/*.webgpu.test.*', 'node_modules/**'],
         },
       },

@@ -1,5 +1,4 @@
-import type { Usage } from 'advisor-chain/trace'
-import type { RoundView, RunView, RunViewStatus as Status } from 'advisor-chain/trace'
+import type { Usage, RoundView, RunView, RunViewStatus as Status } from 'advisor-chain/trace'
 
 // Figures derived from a grouped run, computed when shown (each is a pass over one round's spans).
 

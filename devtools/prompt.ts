@@ -1,5 +1,4 @@
-import { reconstructMessages, type Message, type TraceEventOf } from 'advisor-chain/trace'
-import type { RoundView, RunView } from 'advisor-chain/trace'
+import { reconstructMessages, type Message, type TraceEventOf, type RoundView, type RunView } from 'advisor-chain/trace'
 
 export type Change = 'added' | 'removed'
 

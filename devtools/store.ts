@@ -1,7 +1,14 @@
-import { cassetteFromTrace, exportTrace, importTrace, type TraceEvent, type TraceSink } from 'advisor-chain/trace'
+import {
+  cassetteFromTrace,
+  exportTrace,
+  importTrace,
+  type TraceEvent,
+  type TraceSink,
+  TraceReader,
+  type RunView,
+} from 'advisor-chain/trace'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
-import { TraceReader, type RunView } from 'advisor-chain/trace'
 
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */

@@ -188,7 +188,7 @@ export {
   MessageChatMemoryAdvisorBuilder,
   type MessageChatMemoryAdvisorOptions,
 } from './advisors'
-export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './replay'
+export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './trace'
 export { ReplayChatModel, ReplayMismatchError, promptDiff, type ReplayOptions } from './replay'
 export { summarizeRun, type RunSummary } from './replay'
 export { connectTestHarness, type HarnessHandle, type InstallableModel } from './replay'

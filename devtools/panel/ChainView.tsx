@@ -1,5 +1,4 @@
-import type { TracedAdvisor } from 'advisor-chain/trace'
-import type { RunView } from 'advisor-chain/trace'
+import type { TracedAdvisor, RunView } from 'advisor-chain/trace'
 import { plural } from './format'
 
 /** Known-bad layouts, in words, with what to do about them. */

@@ -12,6 +12,7 @@ import {
   pickFromStream,
   assistantMessage,
   type ChatResponse,
+  contextValue,
 } from '../core'
 
 export type BudgetReason = 'rounds' | 'tokens' | 'time'
@@ -99,7 +100,7 @@ export class LoopBudgetAdvisor implements CallAdvisor, StreamAdvisor {
 
   #exceeded(state: BudgetState, request: ChatClientRequest): BudgetReason | undefined {
     const { maxRounds, maxTotalTokens, maxDurationMs } = this.#options
-    const round = typeof request.context[ROUND_KEY] === 'number' ? request.context[ROUND_KEY] : 1
+    const round = contextValue(request.context, ROUND_KEY) ?? 1
     if (maxTotalTokens !== undefined && state.tokens >= maxTotalTokens) return 'tokens'
     if (maxDurationMs !== undefined && Date.now() - state.startedAt >= maxDurationMs) return 'time'
     if (maxRounds !== undefined && round >= maxRounds) return 'rounds'

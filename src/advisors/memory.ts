@@ -8,8 +8,6 @@ import {
   type StreamAdvisorChain,
   ROUND_KEY,
   RUN_ID_KEY,
-  SAVE_PENDING_KEY,
-  type SavePending,
   emitChainEvent,
   newId,
   type ChainEvent,
@@ -19,6 +17,8 @@ import {
   type Message,
   type ChatResponse,
   ChatResponseAggregator,
+  contextValue,
+  type TurnCheckpoint,
 } from '../core'
 import { ChatMemory } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
@@ -34,14 +34,16 @@ export interface MessageChatMemoryAdvisorOptions {
  * prompt, and stores the new user (or tool) message; after, it stores the answer. Outside the tool
  * loop it records the user message and the final answer; inside, every round's messages.
  */
-export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, MemoryAdvisor, ChainEventListener {
+export class MessageChatMemoryAdvisor
+  implements CallAdvisor, StreamAdvisor, MemoryAdvisor, ChainEventListener, TurnCheckpoint
+{
   static readonly DEFAULT_ORDER = HIGHEST_PRECEDENCE + 200
 
   readonly [MEMORY_ADVISOR] = true as const
   readonly name = 'Message Chat Memory Advisor'
   readonly order: number
   readonly #conversationId: string
-  /** Conversations whose latest answer was saved before a tool approval (see #withSavePending). */
+  /** Conversations whose latest answer was saved before a tool approval (see checkpointTurn). */
   readonly #savedBeforeApproval = new Set<string>()
 
   constructor(
@@ -100,27 +102,24 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
         ? [last]
         : []
     if (stored.length > 0) await this.chatMemory.add(id, stored)
-    const context =
-      typeof request.context[ROUND_KEY] === 'number' ? this.#withSavePending(request.context, id) : undefined
     emitChainEvent(
       listeners,
       note(`memory loaded ${memory.length} message${memory.length === 1 ? '' : 's'}`, id, memory.length, stored),
       request.context,
       this.name,
     )
-    return { ...request, prompt: { ...request.prompt, messages }, context: context ?? request.context }
+    return { ...request, prompt: { ...request.prompt, messages } }
   }
 
   /**
    * Inside the tool loop, a tool approval may keep a round waiting for the user: the assistant
    * message is saved before it waits (so a reload can resume), and replaced if the user edits it.
    */
-  #withSavePending(context: Record<string, unknown>, id: string): Record<string, unknown> {
-    const savePending: SavePending = async (message) => {
-      if (!memoryEndsWith(await this.chatMemory.get(id), message)) await this.chatMemory.add(id, [message])
-      this.#savedBeforeApproval.add(id)
-    }
-    return { ...context, [SAVE_PENDING_KEY]: savePending }
+  async checkpointTurn(message: AssistantMessage, context: Readonly<Record<string, unknown>>): Promise<void> {
+    if (typeof contextValue(context, ROUND_KEY) !== 'number') return
+    const id = this.#idOf(context)
+    if (!memoryEndsWith(await this.chatMemory.get(id), message)) await this.chatMemory.add(id, [message])
+    this.#savedBeforeApproval.add(id)
   }
 
   async #after(

@@ -14,6 +14,7 @@ import {
   type ChainEventListener,
   type ErrorInfo,
   isAbortError,
+  providerOf,
 } from '../core'
 import { isToolAdvisor } from './markers'
 import {
@@ -81,7 +82,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
     const started = performance.now()
     run.emit(round, { type: 'round-start' })
-    run.request(round, forwarded.prompt.messages, forwarded.prompt.options)
+    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, providerOf(chain.callAdvisors))
     let response: ChatClientResponse
     try {
       response = await chain.nextCall(forwarded)
@@ -102,7 +103,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       begin: () => {
         if (!perRound) return
         run.emit(round, { type: 'round-start' })
-        run.request(round, forwarded.prompt.messages, forwarded.prompt.options)
+        run.request(round, forwarded.prompt.messages, forwarded.prompt.options, providerOf(chain.streamAdvisors))
       },
       chunk: (index, chunk) => {
         if (perRound && this.#chunks) run.chunk(round, index, chunk)

@@ -63,7 +63,7 @@ export class RunRecorder {
     this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain })
   }
 
-  request(round: number, messages: readonly Message[], options: ChatOptions): void {
+  request(round: number, messages: readonly Message[], options: ChatOptions, provider?: string): void {
     this.rounds = Math.max(this.rounds, round)
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
@@ -71,6 +71,7 @@ export class RunRecorder {
     const sent = (shared > 0 ? messages.slice(shared) : messages).map((message) => this.#message(message))
     this.emit(round, {
       type: 'model-request',
+      ...(provider ? { provider } : {}),
       messages: sent,
       ...(shared > 0 ? { shared } : {}),
       options: this.#options(options),

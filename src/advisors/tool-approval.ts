@@ -10,12 +10,12 @@ import {
   type StreamAdvisorChain,
   ROUND_KEY,
   RUN_ID_KEY,
-  SAVE_PENDING_KEY,
   TOOL_ANSWERS_KEY,
-  type SavePending,
   emitChainEvent,
   type ToolCall,
   type ChatResponse,
+  checkpointTurn,
+  contextValue,
 } from '../core'
 import type { ApprovalDecision, ApprovalHandler } from './approval-queue'
 
@@ -82,7 +82,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     const chatResponse = response.chatResponse
     const index = chatResponse?.results.findIndex((generation) => generation.output.toolCalls.length > 0) ?? -1
     if (!chatResponse || index < 0) return response
-    const round = typeof request.context[ROUND_KEY] === 'number' ? request.context[ROUND_KEY] : 0
+    const round = contextValue(request.context, ROUND_KEY) ?? 0
     const runId = request.context[RUN_ID_KEY]
     const answers: Record<string, string> = {
       ...(response.context[TOOL_ANSWERS_KEY] as Record<string, string> | undefined),
@@ -99,7 +99,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
       if (!saved) {
         // Memory inside the loop keeps the message while the user decides (a reload can resume it).
         saved = true
-        await (request.context[SAVE_PENDING_KEY] as SavePending | undefined)?.(message)
+        await checkpointTurn(listeners, message, request.context)
       }
       const report = (event: {
         phase: 'requested' | 'decided'

@@ -305,7 +305,10 @@ function toRequest(spec: CallSpec): ChatClientRequest {
   const toolContext = { ...spec.options.toolContext, ...spec.toolContext }
   if (Object.keys(toolContext).length > 0) options.toolContext = toolContext
 
-  const request: ChatClientRequest = { prompt: { messages, options }, context: { ...spec.params } }
+  const request: ChatClientRequest = {
+    prompt: { messages, options },
+    context: { ...spec.params },
+  }
   if (spec.signal) request.signal = spec.signal
   return request
 }

@@ -4,7 +4,7 @@ import {
   type ChatModel,
   type Prompt,
   type PromptShaper,
-  type JsonSchema,
+  contextValue,
 } from '../core'
 import { formatInstructions } from '../schema'
 
@@ -14,7 +14,7 @@ import { formatInstructions } from '../schema'
  * message. Done at the last moment, so advisors (memory, the trace) see the user's own words.
  */
 export function withOutputFormat(prompt: Prompt, context: Readonly<Record<string, unknown>>, model: ChatModel): Prompt {
-  const schema = context[OUTPUT_SCHEMA_KEY] as JsonSchema | undefined
+  const schema = contextValue(context, OUTPUT_SCHEMA_KEY)
   if (!schema || prompt.options.responseFormat) return prompt
   if (model.supportsNativeStructuredOutput) {
     return {

@@ -1,33 +1,38 @@
-// The advisor-context keys the built-in advisors read and write. Values under them are plain data,
-// except SAVE_PENDING_KEY, a callback that lives only for the call.
+// The advisor-context keys the built-in advisors read and write. A key is a plain string at run
+// time (contexts stay plain, cloneable records) that carries the type of its value for TypeScript.
 
+import type { JsonSchema } from './json-schema'
 import type { AssistantMessage } from './messages'
 
+declare const valueType: unique symbol
+
+/** A key of the advisor context whose value is a `T`. */
+export type ContextKey<T> = string & { readonly [valueType]?: T }
+
+/** The value under `key`, as its key types it; `undefined` when absent. */
+export function contextValue<T>(context: Readonly<Record<string, unknown>>, key: ContextKey<T>): T | undefined {
+  return context[key] as T | undefined
+}
+
+const key = <T>(name: string) => name as ContextKey<T>
+
 /** The id that ties every event of one call (run) together; set by the tool loop or an observer. */
-export const RUN_ID_KEY = 'advisor-chain.run-id'
+export const RUN_ID_KEY = key<string>('advisor-chain.run-id')
 
 /** The round of the tool loop the request belongs to, from 1. */
-export const ROUND_KEY = 'advisor-chain.round'
+export const ROUND_KEY = key<number>('advisor-chain.round')
 
 /** The JSON Schema an `entity()` call wants its answer in. */
-export const OUTPUT_SCHEMA_KEY = 'advisor-chain.output-schema'
+export const OUTPUT_SCHEMA_KEY = key<JsonSchema>('advisor-chain.output-schema')
 
-/** The budget spent so far in this call (LoopBudgetAdvisor). */
-export const BUDGET_KEY = 'advisor-chain.budget'
+/** The budget spent so far in this call (LoopBudgetAdvisor; its own state type). */
+export const BUDGET_KEY = key<unknown>('advisor-chain.budget')
 
 /** Answers given to tool calls before they run, by call id (e.g. the user declined the call). */
-export const TOOL_ANSWERS_KEY = 'advisor-chain.tool-answers'
+export const TOOL_ANSWERS_KEY = key<Readonly<Record<string, string>>>('advisor-chain.tool-answers')
 
 /**
  * An assistant message with tool calls that a conversation ended with before its tools ran (a page
  * reload during an approval): the first round replays it instead of asking the model again.
  */
-export const PENDING_TOOL_CALLS_KEY = 'advisor-chain.pending-tool-calls'
-
-/**
- * Set by a memory advisor inside the tool loop: saves an assistant message with tool calls before
- * a tool approval waits for the user, so a reload during the wait can resume the turn.
- */
-export const SAVE_PENDING_KEY = 'advisor-chain.save-pending'
-
-export type SavePending = (message: AssistantMessage) => Promise<void>
+export const PENDING_TOOL_CALLS_KEY = key<AssistantMessage>('advisor-chain.pending-tool-calls')

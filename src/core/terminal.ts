@@ -1,17 +1,38 @@
-import { LOWEST_PRECEDENCE, type CallAdvisor, type ChatClientResponse, type StreamAdvisor } from './advisor'
+import {
+  LOWEST_PRECEDENCE,
+  type Advisor,
+  type CallAdvisor,
+  type ChatClientResponse,
+  type StreamAdvisor,
+} from './advisor'
 import { pickFromStream } from './guarded-stream'
-import { PENDING_TOOL_CALLS_KEY } from './context-keys'
-import type { AssistantMessage, Message } from './messages'
+import { PENDING_TOOL_CALLS_KEY, contextValue } from './context-keys'
+import type { Message } from './messages'
 import type { ChatModel, ChatResponse, Prompt } from './model'
 
 /** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
 export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
 
+/** A terminal advisor names the provider of the model it calls, for observers. */
+export interface TerminalAdvisor {
+  readonly provider: string
+}
+
+/** The provider of the model a chain ends in, when its last advisor is a terminal. */
+export function providerOf(advisors: readonly Advisor[]): string | undefined {
+  const provider = (advisors.at(-1) as Partial<TerminalAdvisor> | undefined)?.provider
+  return typeof provider === 'string' ? provider : undefined
+}
+
 /** The last call advisor: it sends the prompt to the model, shaped by `shape` (structured output). */
-export function modelCallAdvisor(model: ChatModel, shape: PromptShaper = (prompt) => prompt): CallAdvisor {
+export function modelCallAdvisor(
+  model: ChatModel,
+  shape: PromptShaper = (prompt) => prompt,
+): CallAdvisor & TerminalAdvisor {
   return {
     name: 'call',
     order: LOWEST_PRECEDENCE,
+    provider: model.provider,
     async adviseCall(request) {
       const pending = pendingToolCalls(request.context, request.prompt.messages)
       if (pending) return { chatResponse: pending, context: request.context }
@@ -22,10 +43,11 @@ export function modelCallAdvisor(model: ChatModel, shape: PromptShaper = (prompt
 }
 
 /** The last stream advisor: it streams the prompt from the model, one response per chunk. */
-export function modelStreamAdvisor(model: ChatModel): StreamAdvisor {
+export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & TerminalAdvisor {
   return {
     name: 'stream',
     order: LOWEST_PRECEDENCE,
+    provider: model.provider,
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
       const pending = pendingToolCalls(context, request.prompt.messages)
@@ -46,7 +68,7 @@ function pendingToolCalls(
 ): ChatResponse | undefined {
   const last = messages.at(-1)
   const message =
-    (context[PENDING_TOOL_CALLS_KEY] as AssistantMessage | undefined) ??
+    contextValue(context, PENDING_TOOL_CALLS_KEY) ??
     (last?.role === 'assistant' && last.toolCalls.length > 0 ? last : undefined)
   if (!message) return undefined
   return { results: [{ output: message, metadata: { finishReason: 'tool_calls' } }], metadata: { resumed: true } }

@@ -1,8 +1,8 @@
 // advisor-chain/playwright: helpers for end-to-end tests of apps built on advisor-chain. The app
 // calls connectTestHarness() (see the README); these drive it from Playwright, without the DOM.
 import type { Page } from '@playwright/test'
-import { type Cassette, type ReplayOptions, summarizeRun, type RunSummary, type InstallableModel } from '../replay'
-import type { TraceEvent } from '../trace'
+import { summarizeRun, type InstallableModel, type ReplayOptions, type RunSummary } from '../replay'
+import type { Cassette, TraceEvent } from '../trace'
 
 export type { RunSummary } from '../replay'
 export { summarizeRun } from '../replay'

@@ -1,4 +1,5 @@
-import type { Message, TraceEvent } from '..'
+import type { Message } from '../core'
+import type { RunView } from '../trace'
 
 /** A tool call as a chat UI shows it: what was asked, and what came back. */
 export interface ToolCallView {
@@ -55,26 +56,17 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
   return views
 }
 
-/** The bubble after a trace event of the run that is answering into it. */
-export function withEvent(bubble: ChatMessageView, event: TraceEvent): ChatMessageView {
-  if (event.type === 'tool-start') {
-    const { id, name, arguments: args } = event.toolCall
-    return { ...bubble, toolCalls: [...bubble.toolCalls, { id, name, arguments: args, status: 'running' }] }
-  }
-  if (event.type === 'tool-end') {
-    return {
-      ...bubble,
-      toolCalls: bubble.toolCalls.map((call) =>
-        call.id === event.toolCall.id
-          ? {
-              ...call,
-              arguments: event.toolCall.arguments,
-              result: event.result,
-              status: event.error === undefined ? 'done' : 'error',
-            }
-          : call,
-      ),
-    }
-  }
-  return bubble
+/** The tool calls of a run as the trace reader groups them, in the order the model made them. */
+export function toolCallViews(run: RunView): ToolCallView[] {
+  const views: ToolCallView[] = []
+  for (const round of run.rounds)
+    for (const span of round.tools)
+      views.push({
+        id: span.id,
+        name: span.name,
+        arguments: span.arguments,
+        status: span.end === undefined ? 'running' : span.error === undefined ? 'done' : 'error',
+        ...(span.result === undefined ? {} : { result: span.result }),
+      })
+  return views
 }

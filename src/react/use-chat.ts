@@ -1,14 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import {
-  ChatMemory,
-  ObserverAdvisor,
-  isAbortError,
-  type ChatClient,
-  type ChatClientRequestSpec,
-  type Message,
-  type TraceEvent,
-} from '..'
-import { toViews, viewId, withEvent, type ChatMessageView } from './chat-view'
+import { ObserverAdvisor } from '../advisors'
+import type { ChatClient, ChatClientRequestSpec } from '../client'
+import { isAbortError, type Message } from '../core'
+import { ChatMemory } from '../memory'
+import { TraceReader, type TraceEvent } from '../trace'
+import { toolCallViews, toViews, viewId, type ChatMessageView, type ToolCallView } from './chat-view'
 
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
 
@@ -109,13 +105,12 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       const update = (change: (bubble: ChatMessageView) => ChatMessageView) =>
         setMessages((list) => list.map((message) => (message.id === bubbleId ? change(message) : message)))
       setPendingTurn(false)
+      // The calls the bubble had before this run; the run's own come from the trace reader.
+      let before: ToolCallView[] = []
       if (resuming) {
         // The calls are answered again by this run; its events fill them in.
-        update((bubble) => ({
-          ...bubble,
-          pending: true,
-          toolCalls: bubble.toolCalls.filter((call) => call.status !== 'running'),
-        }))
+        before = lastBubble?.toolCalls.filter((call) => call.status !== 'running') ?? []
+        update((bubble) => ({ ...bubble, pending: true, toolCalls: before }))
       } else {
         setMessages((list) => [
           ...list,
@@ -126,6 +121,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       setError(undefined)
       setStatus('streaming')
       // Tool rounds as the loop runs them: an observer inside the loop reports each execution.
+      const reader = new TraceReader()
       const watcher = new ObserverAdvisor({
         name: 'useChat',
         chunks: false,
@@ -141,7 +137,9 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
                 bubble.text && !/\s$/.test(bubble.text) ? { ...bubble, text: `${bubble.text}\n\n` } : bubble,
               )
             }
-            update((bubble) => withEvent(bubble, event))
+            const run = reader.add(event, true)
+            if (event.type === 'tool-start' || event.type === 'tool-end')
+              update((bubble) => ({ ...bubble, toolCalls: [...before, ...toolCallViews(run)] }))
           },
         },
       })

@@ -1,8 +1,7 @@
 import type { ChatModel } from '../core'
 import { ScriptedChatModel, type ScriptedReply } from '../models'
 import { ReplayChatModel, type ReplayOptions } from './replay-model'
-import type { Cassette } from '../trace'
-import type { TraceEvent, TraceSink } from '../trace'
+import type { Cassette, TraceEvent, TraceSink } from '../trace'
 
 /** A model the Playwright helpers can install: plain data, so it crosses from the test into the page. */
 export type InstallableModel =

@@ -1,4 +1,3 @@
-export * from '../trace'
 export * from './harness'
 export * from './replay-model'
 export * from './run-summary'

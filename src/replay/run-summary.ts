@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../trace'
+import { TraceReader, type RunView, type TraceEvent } from '../trace'
 
 /** A run as a test wants to assert on it: rounds, tool calls with parsed arguments, validation attempts. */
 export interface RunSummary {
@@ -16,53 +16,37 @@ export interface RunSummary {
   finishReason?: string
 }
 
+/** The run `runId` of `events`, read by the trace reader and reduced to what tests assert on. */
 export function summarizeRun(events: readonly TraceEvent[], runId: string): RunSummary {
-  const summary: RunSummary = { runId, status: 'running', rounds: [], validations: [], retries: 0, finalText: '' }
-  const roundOf = (number: number) => {
-    let round = summary.rounds.find((candidate) => candidate.round === number)
-    if (!round) summary.rounds.push((round = { round: number, text: '', toolCalls: [] }))
-    return round
+  const reader = new TraceReader()
+  for (const event of events) if (event.runId === runId) reader.add(event, false)
+  const run = reader.run(runId)
+  return run ? summaryOf(run) : { runId, status: 'running', rounds: [], validations: [], retries: 0, finalText: '' }
+}
+
+function summaryOf(run: RunView): RunSummary {
+  const rounds = run.rounds.map((round) => ({
+    round: round.round,
+    text: round.model?.response?.text ?? '',
+    toolCalls: round.tools.map((span) => ({
+      id: span.id,
+      name: span.name,
+      arguments: parse(span.arguments),
+      ...(span.result === undefined ? {} : { result: span.result }),
+      ...(span.error === undefined ? {} : { error: span.error }),
+    })),
+  }))
+  return {
+    runId: run.id,
+    status: run.status,
+    rounds,
+    validations: run.rounds.flatMap((round) =>
+      round.validations.map(({ attempt, valid, errors }) => ({ attempt, valid, errors })),
+    ),
+    retries: run.retries.length + run.rounds.reduce((sum, round) => sum + round.retries.length, 0),
+    finalText: rounds.at(-1)?.text ?? '',
+    ...(run.finishReason === undefined ? {} : { finishReason: run.finishReason }),
   }
-  for (const event of events) {
-    if (event.runId !== runId) continue
-    switch (event.type) {
-      case 'model-response':
-        roundOf(event.round).text = event.text
-        break
-      case 'tool-start':
-        roundOf(event.round).toolCalls.push({
-          id: event.toolCall.id,
-          name: event.toolCall.name,
-          arguments: parse(event.toolCall.arguments),
-        })
-        break
-      case 'tool-end': {
-        // Calls are listed in the order they were made, whatever order they finish in.
-        const calls = roundOf(event.round).toolCalls
-        let call = calls.find((candidate) => candidate.id === event.toolCall.id && candidate.result === undefined)
-        if (!call)
-          calls.push(
-            (call = { id: event.toolCall.id, name: event.toolCall.name, arguments: parse(event.toolCall.arguments) }),
-          )
-        call.result = event.result
-        if (event.error !== undefined) call.error = event.error
-        break
-      }
-      case 'validation':
-        summary.validations.push({ attempt: event.attempt, valid: event.valid, errors: event.errors })
-        break
-      case 'retry':
-        summary.retries++
-        break
-      case 'run-end':
-        summary.status = event.status
-        if (event.finishReason) summary.finishReason = event.finishReason
-        break
-    }
-  }
-  summary.rounds.sort((a, b) => a.round - b.round)
-  summary.finalText = summary.rounds.at(-1)?.text ?? ''
-  return summary
 }
 
 function parse(text: string): unknown {

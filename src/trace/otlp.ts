@@ -1,4 +1,5 @@
 import type { TraceEvent, TraceEventOf, TraceSink } from './events'
+import { TraceReader, type ModelSpan, type RunView } from './reader'
 
 // OTLP/HTTP JSON (opentelemetry-proto), spans named and attributed after the GenAI semantic conventions.
 
@@ -45,13 +46,9 @@ const SCOPE = { name: 'advisor-chain', version: '1' }
 
 /** Turns the events of finished runs into an OTLP trace request: one trace per run. */
 export function toOtlp(events: readonly TraceEvent[], options: OtlpOptions = {}): OtlpTraceRequest {
-  const runs = new Map<string, TraceEvent[]>()
-  for (const event of events) {
-    let run = runs.get(event.runId)
-    if (!run) runs.set(event.runId, (run = []))
-    run.push(event)
-  }
-  const spans = [...runs.values()].flatMap((run) => runSpans(run))
+  const reader = new TraceReader()
+  for (const event of events) reader.add(event, false)
+  const spans = reader.runs().flatMap((run) => runSpans(run))
   return {
     resourceSpans: [
       {
@@ -62,142 +59,126 @@ export function toOtlp(events: readonly TraceEvent[], options: OtlpOptions = {})
   }
 }
 
-function runSpans(events: readonly TraceEvent[]): OtlpSpan[] {
-  const start = events.find((event): event is TraceEventOf<'run-start'> => event.type === 'run-start')
+function runSpans(run: RunView): OtlpSpan[] {
+  const start = run.events.find((event): event is TraceEventOf<'run-start'> => event.type === 'run-start')
   if (!start) return []
-  const end = events.find((event): event is TraceEventOf<'run-end'> => event.type === 'run-end')
-  const traceId = (start.runId.replace(/[^0-9a-f]/gi, '') + '0'.repeat(32)).slice(0, 32).toLowerCase()
+  const end = run.events.find((event): event is TraceEventOf<'run-end'> => event.type === 'run-end')
+  const traceId = (run.id.replace(/[^0-9a-f]/gi, '') + '0'.repeat(32)).slice(0, 32).toLowerCase()
   const clock = (t: number) => nanos(start.startedAt + (t - start.t))
   let nextSpan = 1
   const spanId = () => (nextSpan++).toString(16).padStart(16, '0')
-  const runSpanId = spanId()
-  const last = events.at(-1)!
-  const spans: OtlpSpan[] = [
-    {
+  const runSpan: OtlpSpan = {
+    traceId,
+    spanId: spanId(),
+    name: 'invoke_agent advisor-chain',
+    kind: 1,
+    startTimeUnixNano: clock(start.t),
+    endTimeUnixNano: clock(run.end ?? run.lastT),
+    attributes: [
+      attribute('gen_ai.operation.name', 'invoke_agent'),
+      attribute('gen_ai.agent.name', 'advisor-chain'),
+      attribute('advisor_chain.run.id', run.id),
+      attribute('advisor_chain.run.mode', run.mode),
+      ...(end ? [attribute('advisor_chain.run.rounds', end.rounds)] : []),
+      ...usageAttributes(end?.usage),
+    ],
+    status: statusOf(end?.status, end?.error?.message),
+  }
+  const spans = [runSpan]
+  addEvents(runSpan, [...run.retries, ...run.errors, ...run.notes, ...run.evaluations], clock)
+  for (const round of run.rounds) {
+    const roundSpan: OtlpSpan = {
       traceId,
-      spanId: runSpanId,
-      name: 'invoke_agent advisor-chain',
+      spanId: spanId(),
+      parentSpanId: runSpan.spanId,
+      name: `round ${round.round}`,
       kind: 1,
-      startTimeUnixNano: clock(start.t),
-      endTimeUnixNano: clock((end ?? last).t),
-      attributes: [
-        attribute('gen_ai.operation.name', 'invoke_agent'),
-        attribute('gen_ai.agent.name', 'advisor-chain'),
-        attribute('advisor_chain.run.id', start.runId),
-        attribute('advisor_chain.run.mode', start.mode),
-        ...(end ? [attribute('advisor_chain.run.rounds', end.rounds)] : []),
-        ...usageAttributes(end?.usage),
-      ],
-      status: statusOf(end?.status, end?.error?.message),
-    },
-  ]
-  const rounds = new Map<number, OtlpSpan>()
-  const pendingCalls = new Map<number, TraceEventOf<'model-request'>>()
-  const pendingTools = new Map<string, TraceEventOf<'tool-start'>>()
-  const roundSpan = (round: number) => rounds.get(round) ?? spans[0]!
-  for (const event of events) {
-    switch (event.type) {
-      case 'round-start': {
-        const span: OtlpSpan = {
-          traceId,
-          spanId: spanId(),
-          parentSpanId: runSpanId,
-          name: `round ${event.round}`,
-          kind: 1,
-          startTimeUnixNano: clock(event.t),
-          endTimeUnixNano: clock(event.t),
-          attributes: [attribute('advisor_chain.round', event.round)],
-          status: { code: 0 },
-        }
-        rounds.set(event.round, span)
-        spans.push(span)
-        break
-      }
-      case 'round-end': {
-        const span = rounds.get(event.round)
-        if (span) Object.assign(span, { endTimeUnixNano: clock(event.t), status: statusOf(event.status) })
-        break
-      }
-      case 'model-request':
-        pendingCalls.set(event.round, event)
-        break
-      case 'model-response': {
-        const request = pendingCalls.get(event.round)
-        const model = event.model ?? request?.options.model
-        spans.push({
-          traceId,
-          spanId: spanId(),
-          parentSpanId: roundSpan(event.round).spanId,
-          name: model ? `chat ${model}` : 'chat',
-          kind: 3,
-          startTimeUnixNano: clock(request?.t ?? event.t - event.durationMs),
-          endTimeUnixNano: clock(event.t),
-          attributes: [
-            attribute('gen_ai.operation.name', 'chat'),
-            ...(request?.provider ? [attribute('gen_ai.provider.name', request.provider)] : []),
-            ...(request?.options.model ? [attribute('gen_ai.request.model', request.options.model)] : []),
-            ...(request?.options.temperature !== undefined
-              ? [attribute('gen_ai.request.temperature', request.options.temperature)]
-              : []),
-            ...(request?.options.maxTokens !== undefined
-              ? [attribute('gen_ai.request.max_tokens', request.options.maxTokens)]
-              : []),
-            ...(event.model ? [attribute('gen_ai.response.model', event.model)] : []),
-            ...(event.finishReason ? [attribute('gen_ai.response.finish_reasons', [event.finishReason])] : []),
-            ...(typeof event.metadata?.['id'] === 'string'
-              ? [attribute('gen_ai.response.id', event.metadata['id'])]
-              : []),
-            ...usageAttributes(event.usage),
-            ...(event.timeToFirstTokenMs !== undefined
-              ? [attribute('gen_ai.server.time_to_first_token', event.timeToFirstTokenMs / 1000)]
-              : []),
-            ...(event.toolCalls.length > 0 ? [attribute('advisor_chain.tool_calls', event.toolCalls.length)] : []),
-          ],
-          status: { code: 1 },
-        })
-        break
-      }
-      case 'tool-start':
-        pendingTools.set(event.toolCall.id, event)
-        break
-      case 'tool-end': {
-        const started = pendingTools.get(event.toolCall.id)
-        spans.push({
-          traceId,
-          spanId: spanId(),
-          parentSpanId: roundSpan(event.round).spanId,
-          name: `execute_tool ${event.toolCall.name}`,
-          kind: 1,
-          startTimeUnixNano: clock(started?.t ?? event.t - event.durationMs),
-          endTimeUnixNano: clock(event.t),
-          attributes: [
-            attribute('gen_ai.operation.name', 'execute_tool'),
-            attribute('gen_ai.tool.name', event.toolCall.name),
-            attribute('gen_ai.tool.call.id', event.toolCall.id),
-            attribute('gen_ai.tool.type', 'function'),
-            attribute('advisor_chain.tool.return_direct', event.returnDirect),
-            ...(event.error ? [attribute('error.type', 'tool_error')] : []),
-          ],
-          status: event.error ? { code: 2, message: event.error } : { code: 1 },
-        })
-        break
-      }
-      case 'validation':
-      case 'retry':
-      case 'evaluation':
-      case 'error':
-      case 'note': {
-        const span = roundSpan(event.round)
-        ;(span.events ??= []).push({
-          timeUnixNano: clock(event.t),
-          name: `advisor_chain.${event.type}`,
-          attributes: eventAttributes(event),
-        })
-        break
-      }
+      startTimeUnixNano: clock(round.start),
+      endTimeUnixNano: clock(round.end ?? round.start),
+      attributes: [attribute('advisor_chain.round', round.round)],
+      status: round.end === undefined ? { code: 0 } : statusOf(round.status),
+    }
+    spans.push(roundSpan)
+    addEvents(roundSpan, [...round.validations, ...round.retries, ...round.errors, ...round.notes], clock)
+    const response = round.model?.response
+    if (round.model && response) spans.push(modelSpan(round.model, response, roundSpan, spanId(), clock))
+    for (const tool of round.tools) {
+      if (tool.end === undefined) continue
+      spans.push({
+        traceId,
+        spanId: spanId(),
+        parentSpanId: roundSpan.spanId,
+        name: `execute_tool ${tool.name}`,
+        kind: 1,
+        startTimeUnixNano: clock(tool.start),
+        endTimeUnixNano: clock(tool.end),
+        attributes: [
+          attribute('gen_ai.operation.name', 'execute_tool'),
+          attribute('gen_ai.tool.name', tool.name),
+          attribute('gen_ai.tool.call.id', tool.id),
+          attribute('gen_ai.tool.type', 'function'),
+          attribute('advisor_chain.tool.return_direct', tool.returnDirect ?? false),
+          ...(tool.error ? [attribute('error.type', 'tool_error')] : []),
+        ],
+        status: tool.error ? { code: 2, message: tool.error } : { code: 1 },
+      })
     }
   }
   return spans
+}
+
+function modelSpan(
+  model: ModelSpan,
+  response: TraceEventOf<'model-response'>,
+  round: OtlpSpan,
+  spanId: string,
+  clock: (t: number) => string,
+): OtlpSpan {
+  const request = model.request
+  const name = response.model ?? request?.options.model
+  return {
+    traceId: round.traceId,
+    spanId,
+    parentSpanId: round.spanId,
+    name: name ? `chat ${name}` : 'chat',
+    kind: 3,
+    startTimeUnixNano: clock(request?.t ?? response.t - response.durationMs),
+    endTimeUnixNano: clock(response.t),
+    attributes: [
+      attribute('gen_ai.operation.name', 'chat'),
+      ...(request?.provider ? [attribute('gen_ai.provider.name', request.provider)] : []),
+      ...(request?.options.model ? [attribute('gen_ai.request.model', request.options.model)] : []),
+      ...(request?.options.temperature !== undefined
+        ? [attribute('gen_ai.request.temperature', request.options.temperature)]
+        : []),
+      ...(request?.options.maxTokens !== undefined
+        ? [attribute('gen_ai.request.max_tokens', request.options.maxTokens)]
+        : []),
+      ...(response.model ? [attribute('gen_ai.response.model', response.model)] : []),
+      ...(response.finishReason ? [attribute('gen_ai.response.finish_reasons', [response.finishReason])] : []),
+      ...(typeof response.metadata?.['id'] === 'string'
+        ? [attribute('gen_ai.response.id', response.metadata['id'])]
+        : []),
+      ...usageAttributes(response.usage),
+      ...(response.timeToFirstTokenMs !== undefined
+        ? [attribute('gen_ai.server.time_to_first_token', response.timeToFirstTokenMs / 1000)]
+        : []),
+      ...(response.toolCalls.length > 0 ? [attribute('advisor_chain.tool_calls', response.toolCalls.length)] : []),
+    ],
+    status: { code: 1 },
+  }
+}
+
+/** Validations, retries, evaluations, errors and notes as span events, in time order. */
+function addEvents(span: OtlpSpan, events: readonly TraceEvent[], clock: (t: number) => string): void {
+  if (events.length === 0) return
+  span.events = [...events]
+    .sort((a, b) => a.seq - b.seq)
+    .map((event) => ({
+      timeUnixNano: clock(event.t),
+      name: `advisor_chain.${event.type}`,
+      attributes: eventAttributes(event),
+    }))
 }
 
 function eventAttributes(event: TraceEvent): OtlpAttribute[] {

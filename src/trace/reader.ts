@@ -54,6 +54,8 @@ export interface RunView {
   /** The user's message: the last user message of the earliest request seen. */
   label: string
   mode: 'call' | 'stream'
+  /** The model's provider ('openai', 'webllm', ...), from the first request that names it. */
+  provider?: string
   startedAt?: number
   start: number
   end?: number
@@ -223,6 +225,7 @@ function apply(state: RunState, event: TraceEvent): void {
       const model = (round.model ??= { start: event.t, chunks: 0, streamed: '' })
       model.start = event.t
       model.request = event
+      run.provider ??= event.provider
       if (event.round < state.labelRound) {
         const text = lastUserText(event.messages)
         if (text !== undefined) {
