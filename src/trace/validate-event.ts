@@ -1,10 +1,17 @@
-import { TRACE_VERSION, type TraceEvent } from './events'
+import type { Message, ResponseFormat, ToolChoice } from '../core'
+import type { TraceEvent, TracedOptions } from './events'
 import { TRACE_FILE_LIMITS } from './limits'
 
-// Checks an untrusted value against the trace protocol, field by field, and rebuilds it as fresh
-// plain data. A problem throws an Error naming the field, e.g. `result must be a string`.
+// The trace protocol, written once: these checks validate an untrusted value field by field and
+// rebuild it as fresh plain data (a problem throws an Error naming the field, e.g. `result must be
+// a string`), and the event types in ./events are read off them.
+
+/** The version of the trace protocol; a trace file from another version is refused on import. */
+export const TRACE_VERSION = 1
 
 type Check<T = unknown> = (value: unknown, path: string) => T
+/** A field that may be absent. */
+type OptionalCheck<T> = Check<T | undefined> & { readonly optional: true }
 
 const fail = (path: string, what: string): never => {
   throw new Error(`${path} must be ${what}`)
@@ -25,17 +32,23 @@ const oneOf =
   <T extends string>(...values: T[]): Check<T> =>
   (value, path) =>
     values.includes(value as T) ? (value as T) : fail(path, `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`)
-const optional =
-  <T>(check: Check<T>): Check<T | undefined> =>
-  (value, path) =>
-    value === undefined ? undefined : check(value, path)
+const optional = <T>(check: Check<T>): OptionalCheck<T> =>
+  Object.assign((value: unknown, path: string) => (value === undefined ? undefined : check(value, path)), {
+    optional: true as const,
+  })
 const list =
   <T>(check: Check<T>): Check<T[]> =>
   (value, path) =>
     Array.isArray(value) ? value.map((item, index) => check(item, `${path}[${index}]`)) : fail(path, 'an array')
 
 type Shape = Record<string, Check>
-type Out<S extends Shape> = { [K in keyof S]: ReturnType<S[K]> }
+type Simplify<T> = { [K in keyof T]: T[K] } & {}
+/** The data a shape checks: a field whose check is optional is an optional property. */
+export type Out<S extends Shape> = Simplify<
+  { [K in keyof S as S[K] extends { optional: true } ? never : K]: ReturnType<S[K]> } & {
+    [K in keyof S as S[K] extends { optional: true } ? K : never]?: Exclude<ReturnType<S[K]>, undefined>
+  }
+>
 
 function object<S extends Shape>(shape: S): Check<Out<S>> {
   return (value, path) => {
@@ -84,12 +97,12 @@ const usage = object({
 const errorInfo = object({ name: str, message: str, status: optional(num), code: optional(str) })
 const metadata = optional(jsonObject)
 
-const message: Check = (value, path) => {
+const message: Check<Message> = (value, path) => {
   const role = (value as { role?: unknown } | null)?.role
   switch (role) {
     case 'system':
     case 'user':
-      return object({ role: oneOf(role), text: str, metadata })(value, path)
+      return object({ role: oneOf(role), text: str, metadata })(value, path) as Message
     case 'assistant':
       return object({ role: oneOf('assistant'), text: str, toolCalls: list(toolCall), metadata })(value, path)
     case 'tool':
@@ -103,23 +116,27 @@ const message: Check = (value, path) => {
   }
 }
 
-const toolChoice: Check = (value, path) =>
+const toolChoice: Check<ToolChoice> = (value, path) =>
   typeof value === 'string' ? oneOf('auto', 'none', 'required')(value, path) : object({ name: str })(value, path)
 
-const responseFormat: Check = (value, path) => {
+const responseFormat: Check<ResponseFormat> = (value, path) => {
   const type = (value as { type?: unknown } | null)?.type
   switch (type) {
     case 'text':
     case 'json_object':
-      return object({ type: oneOf(type) })(value, path)
+      return object({ type: oneOf(type) })(value, path) as ResponseFormat
     case 'json_schema':
-      return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(value, path)
+      return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(
+        value,
+        path,
+      ) as ResponseFormat
     default:
       return fail(`${path}.type`, 'one of "text", "json_object", "json_schema"')
   }
 }
 
-const tracedOptions = object({
+// Mirrors ChatOptions (tools as their definitions, the tool context as its keys), typed by it.
+const tracedOptions: Check<TracedOptions> = object({
   model: optional(str),
   temperature: optional(num),
   topP: optional(num),
@@ -131,14 +148,24 @@ const tracedOptions = object({
   providerOptions: optional(jsonObject),
   tools: optional(list(object({ name: str, description: str, inputSchema: jsonObject }))),
   toolContextKeys: optional(list(str)),
+}) as Check<TracedOptions>
+
+export const tracedAdvisor = object({
+  name: str,
+  order: num,
+  /** Runs once per call, or every round of the tool loop. */
+  placement: oneOf('outside-loop', 'tool-loop', 'inside-loop'),
 })
 
-const bodies: Record<TraceEvent['type'], Shape> = {
+/** The body of each event type. */
+export const bodies = {
   'run-start': {
     mode: oneOf('call', 'stream'),
+    /** Wall-clock start, ms since the epoch. */
     startedAt: num,
+    /** Where the observer that recorded the run sits. */
     observer: oneOf('inside-loop', 'outside-loop', 'no-loop'),
-    chain: list(object({ name: str, order: num, placement: oneOf('outside-loop', 'tool-loop', 'inside-loop') })),
+    chain: list(tracedAdvisor),
   },
   'run-end': {
     status: oneOf('ok', 'error', 'aborted'),
@@ -151,12 +178,18 @@ const bodies: Record<TraceEvent['type'], Shape> = {
   'round-start': {},
   'round-end': { status: oneOf('ok', 'error', 'aborted'), durationMs: num },
   'model-request': {
+    /** The model's provider ('openai', 'webllm', ...), named by the chain's terminal. */
     provider: optional(str),
+    /**
+     * The messages sent, after every advisor's changes. When `shared` is set, the first `shared`
+     * messages are those of the previous model request of the run and `messages` holds the rest.
+     */
     messages: list(message),
     shared: optional(count),
     options: tracedOptions,
   },
   'model-chunk': {
+    /** Position of the chunk in this model response, from 0. */
     index: count,
     text: str,
     toolCalls: optional(list(toolCall)),
@@ -170,9 +203,12 @@ const bodies: Record<TraceEvent['type'], Shape> = {
     usage: optional(usage),
     model: optional(str),
     durationMs: num,
+    /** Streams only: from the request to the first chunk with content. */
     timeToFirstTokenMs: optional(num),
+    /** Completion tokens per second of generation, when the usage is known. */
     tokensPerSecond: optional(num),
     chunks: optional(count),
+    /** Extra response metadata (provider ids, thinking, speed figures), masked. */
     metadata,
   },
   'tool-start': { toolCall },
@@ -186,38 +222,49 @@ const bodies: Record<TraceEvent['type'], Shape> = {
     valid: bool,
     errors: list(str),
     durationMs: optional(num),
+    /** The text the model answered with. */
     output: optional(str),
+    /** What is appended to the last user message for the next attempt. */
     retryWith: optional(str),
   },
   retry: { attempt: count, error: errorInfo, delayMs: num },
   evaluation: { attempt: count, score: num, passed: bool, feedback: optional(str) },
   approval: {
+    /** `requested`: waiting for the user; `decided`: the user answered. */
     phase: oneOf('requested', 'decided'),
     toolCall,
     decision: optional(oneOf('approve', 'edit', 'reject')),
+    /** The edited arguments, or what the user said when rejecting. */
     detail: optional(str),
   },
   error: { error: errorInfo, aborted: bool },
   note: { message: str, data: optional(jsonObject) },
-}
+} satisfies Record<string, Shape>
 
-const header: Shape = {
-  v: (value, path) => (value === TRACE_VERSION ? TRACE_VERSION : fail(path, `the protocol version ${TRACE_VERSION}`)),
+/** The fields every event carries. */
+export const header = {
+  /** Protocol version. */
+  v: (value: unknown, path: string): typeof TRACE_VERSION =>
+    value === TRACE_VERSION ? TRACE_VERSION : fail(path, `the protocol version ${TRACE_VERSION}`),
+  /** Order of emission within one observer, from 0. */
   seq: count,
-  runId: (value, path) => {
+  runId: (value: unknown, path: string): string => {
     const id = str(value, path)
     return id.length > 0 && id.length <= 200 ? id : fail(path, 'a string of 1–200 characters')
   },
+  /** The round of the tool loop, from 1; 0 for events of the run as a whole. */
   round: count,
+  /** The advisor that reported the event. */
   advisor: str,
+  /** Monotonic milliseconds (`performance.now()` of the page that recorded the trace). */
   t: num,
-}
+} satisfies Shape
 
 export function validateEvent(value: unknown): TraceEvent {
   const type = (value as { type?: unknown } | null)?.type
   if (typeof type !== 'string' || !Object.hasOwn(bodies, type)) {
     return fail('type', `a known event type (${Object.keys(bodies).join(', ')})`)
   }
-  const shape = bodies[type as TraceEvent['type']]
+  const shape: Shape = bodies[type as TraceEvent['type']]
   return object({ type: oneOf(type), ...header, ...shape })(value, '') as unknown as TraceEvent
 }
