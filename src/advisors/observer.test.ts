@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { HIGHEST_PRECEDENCE } from '../core'
 import { AdvisorParams, ChatClient } from '../client'
 import { ScriptedChatModel, type ScriptStep } from '../models'
@@ -228,17 +228,30 @@ describe('ObserverAdvisor inside the tool loop', () => {
     }
   })
 
-  it('mirrors rounds, model calls and tools as performance.measure entries', async () => {
+  it('mirrors rounds, model calls and tools on the performance track, and keeps no entry', async () => {
     performance.clearMeasures()
+    // Vitest's console in Node has no timeStamp; a page's console has.
+    const original = Object.getOwnPropertyDescriptor(console, 'timeStamp')
+    const timeStamp = vi.fn<(...args: unknown[]) => void>()
+    console.timeStamp = timeStamp
     const collector = new TraceCollector()
     const observer = new ObserverAdvisor({ sink: collector, performanceTrack: true })
     const client = ChatClient.builder(new ScriptedChatModel(twoRounds()))
       .defaultTools(weather())
       .defaultAdvisors(observer)
       .build()
-    await client.prompt('q').call().content()
-    const names = performance.getEntriesByType('measure').map((entry) => entry.name)
+    try {
+      await client.prompt('q').call().content()
+    } finally {
+      if (original) Object.defineProperty(console, 'timeStamp', original)
+      else delete (console as Partial<Console>).timeStamp
+    }
+    const names = timeStamp.mock.calls.map(([name]) => name)
     expect(names).toEqual(expect.arrayContaining(['round 1', 'round 2', 'model call (round 1)', 'tool weather']))
+    const round1 = timeStamp.mock.calls.find(([name]) => name === 'round 1')!
+    expect(round1.slice(3)).toEqual(['advisor-chain', undefined, 'primary'])
+    expect(round1[2]).toBe(collector.ofType('round-end')[0]!.t)
+    expect(performance.getEntriesByType('measure')).toEqual([])
   })
 })
 

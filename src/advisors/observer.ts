@@ -36,7 +36,7 @@ export interface ObserverAdvisorOptions {
   redact?: RedactionRules
   /** Record every stream chunk as a `model-chunk` event (default true). */
   chunks?: boolean
-  /** Mirror rounds, model calls and tool calls as `performance.measure` entries (default: in a browser page). */
+  /** Mirror rounds, model calls and tool calls on Chrome's Performance panel, keeping no entry (default: in a browser page). */
   performanceTrack?: boolean
 }
 
