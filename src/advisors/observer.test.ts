@@ -5,7 +5,7 @@ import { ScriptedChatModel, type ScriptStep } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool, ToolCallingManager } from '../tools'
 import { ToolCallingAdvisor } from './tool-calling'
-import { TraceCollector, type TraceEvent, reconstructMessages } from '../trace'
+import { TraceCollector, TraceReader, type TraceEvent, reconstructMessages } from '../trace'
 import { ObserverAdvisor } from './observer'
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
@@ -130,6 +130,25 @@ describe('ObserverAdvisor inside the tool loop', () => {
     expect(responses.map((r) => r.timeToFirstTokenMs !== undefined)).toEqual([true, true])
     expect(responses[0]!.toolCalls[0]!.name).toBe('weather')
     expect(collector.ofType('run-end')[0]).toMatchObject({ status: 'ok', rounds: 2, usage: usage(40, 12) })
+  })
+
+  it('joins the chunks of a stream faster than a frame into events that count them, keeping text and count exact', async () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i} `)
+    const { collector, client } = setup([{ text: words.join(''), chunks: words }])
+    expect((await collect(client.prompt('q').stream().content())).join('')).toBe(words.join(''))
+    const chunks = collector.ofType('model-chunk')
+    // The first chunks of a burst stay single events; a live model never streams faster than that.
+    expect(chunks.slice(0, 64).every((chunk) => chunk.count === undefined)).toBe(true)
+    expect(chunks.some((chunk) => (chunk.count ?? 1) > 1)).toBe(true)
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(words.join(''))
+    expect(chunks.reduce((sum, chunk) => sum + (chunk.count ?? 1), 0)).toBe(words.length)
+    chunks.forEach((chunk, i) => i > 0 && expect(chunk.index).toBe(chunks[i - 1]!.index + (chunks[i - 1]!.count ?? 1)))
+    const reader = new TraceReader()
+    collector.events.forEach((event) => reader.add(event, false))
+    const model = reader.runs()[0]!.rounds[0]!.model!
+    expect(model.chunks).toBe(words.length)
+    expect(model.streamed).toBe(words.join(''))
+    expect(model.firstToken).toBe(chunks[0]!.t)
   })
 
   it('ends the run as returnDirect when the tools answered directly', async () => {

@@ -20,6 +20,7 @@ import {
   REDACTED,
   type Redactor,
 } from '../trace'
+import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -32,6 +33,7 @@ export class RunRecorder {
   /** The end of the text streamed so far in this response, to catch a secret split across chunks. */
   #streamedTail = ''
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
+  readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
   constructor(
     readonly runId: string,
@@ -43,6 +45,8 @@ export class RunRecorder {
 
   /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
   emit(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
+    // Joined chunks come before whatever follows them.
+    if (this.#chunks.pending) this.#chunks.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
@@ -87,11 +91,9 @@ export class RunRecorder {
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
     if (index === 0) this.#streamedTail = ''
-    const body: TraceEventBody & { type: 'model-chunk' } = {
-      type: 'model-chunk',
-      index,
-      text: this.#chunkText(generation?.output.text ?? ''),
-    }
+    const text = this.#chunkText(generation?.output.text ?? '')
+    if (!toolCalls?.length && !finishReason && !usage) return this.#chunks.add(round, index, text)
+    const body: ChunkBody = { type: 'model-chunk', index, text }
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
@@ -179,19 +181,15 @@ export class RunRecorder {
     end: { toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean; at?: number },
     advisor: string,
   ): void {
-    this.emit(
-      round,
-      {
-        type: 'tool-end',
-        toolCall: this.#toolCall(end.toolCall),
-        result: this.redactor.text(end.result),
-        ...(end.error !== undefined ? { error: this.redactor.text(end.error) } : {}),
-        durationMs: end.durationMs,
-        returnDirect: end.returnDirect,
-      },
-      advisor,
-      end.at,
-    )
+    const body = {
+      type: 'tool-end',
+      toolCall: this.#toolCall(end.toolCall),
+      result: this.redactor.text(end.result),
+    } as TraceEventBody & { type: 'tool-end' }
+    if (end.error !== undefined) body.error = this.redactor.text(end.error)
+    body.durationMs = end.durationMs
+    body.returnDirect = end.returnDirect
+    this.emit(round, body, advisor, end.at)
   }
 
   validation(
@@ -260,29 +258,29 @@ export class RunRecorder {
   }
 
   #message(message: Message): Message {
-    const metadata = message.metadata
-      ? { metadata: this.redactor.data(message.metadata) as Record<string, unknown> }
-      : {}
+    let traced: Message
     switch (message.role) {
       case 'tool':
-        return {
+        traced = {
           role: 'tool',
           responses: message.responses.map((response) => ({
             ...response,
             responseData: this.redactor.text(response.responseData),
           })),
-          ...metadata,
         }
+        break
       case 'assistant':
-        return {
+        traced = {
           role: 'assistant',
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
-          ...metadata,
         }
+        break
       default:
-        return { role: message.role, text: this.redactor.text(message.text), ...metadata }
+        traced = { role: message.role, text: this.redactor.text(message.text) }
     }
+    if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
+    return traced
   }
 
   #toolCall(call: ToolCall): ToolCall {

@@ -71,7 +71,10 @@ export type TraceEventBody =
       type: 'model-chunk'
       /** Position of the chunk in this model response, from 0. */
       index: number
+      /** The text of the chunk, or of all `count` chunks joined. */
       text: string
+      /** How many consecutive text chunks this event stands for (a fast stream joins them); default 1. */
+      count?: number
       toolCalls?: ToolCall[]
       finishReason?: string
       usage?: Usage

@@ -159,6 +159,7 @@ const bodies: Record<TraceEvent['type'], Shape> = {
   'model-chunk': {
     index: count,
     text: str,
+    count: optional(count),
     toolCalls: optional(list(toolCall)),
     finishReason: optional(str),
     usage: optional(usage),
