@@ -9,7 +9,7 @@ import { chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
 
-const BROWSER_BENCHES = ['stream-throughput']
+const BROWSER_BENCHES = ['stream-throughput', 'tool-loop']
 
 const root = join(import.meta.dirname, '..')
 const outDir = join(root, 'node_modules', '.bench')
