@@ -3,7 +3,8 @@ import type { RunStatus } from '../trace'
 import type { ResponseTiming } from './run-recorder'
 
 export interface StreamObservation {
-  begin(): void
+  /** `started`: `performance.now()` when the stream was opened. */
+  begin(started: number): void
   chunk(index: number, chunk: ChatResponse): void
   finish(status: RunStatus, response: ChatResponse | null, timing: ResponseTiming, error?: unknown): void
 }
@@ -35,7 +36,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
     if (!this.#source) {
       this.#started = performance.now()
       try {
-        this.watch.begin()
+        this.watch.begin(this.#started)
         this.#source = this.open()[Symbol.asyncIterator]()
       } catch (error) {
         this.#onError(error)
@@ -74,7 +75,8 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
   #finish(status: RunStatus, error?: unknown): void {
     if (this.#finished) return
     this.#finished = true
-    const timing: ResponseTiming = { durationMs: performance.now() - this.#started, chunks: this.#index }
+    const at = performance.now()
+    const timing: ResponseTiming = { durationMs: at - this.#started, chunks: this.#index, at }
     if (this.#firstToken !== undefined) timing.timeToFirstTokenMs = this.#firstToken - this.#started
     const response = this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null
     this.watch.finish(status, response, timing, error)

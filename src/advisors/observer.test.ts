@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { HIGHEST_PRECEDENCE } from '../core'
 import { AdvisorParams, ChatClient } from '../client'
 import { ScriptedChatModel, type ScriptStep } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool, ToolCallingManager } from '../tools'
 import { ToolCallingAdvisor } from './tool-calling'
-import { TraceCollector, type TraceEvent, reconstructMessages } from '../trace'
+import { TraceCollector, TraceReader, type TraceEvent, reconstructMessages } from '../trace'
 import { ObserverAdvisor } from './observer'
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
@@ -132,6 +132,25 @@ describe('ObserverAdvisor inside the tool loop', () => {
     expect(collector.ofType('run-end')[0]).toMatchObject({ status: 'ok', rounds: 2, usage: usage(40, 12) })
   })
 
+  it('joins the chunks of a stream faster than a frame into events that count them, keeping text and count exact', async () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i} `)
+    const { collector, client } = setup([{ text: words.join(''), chunks: words }])
+    expect((await collect(client.prompt('q').stream().content())).join('')).toBe(words.join(''))
+    const chunks = collector.ofType('model-chunk')
+    // The first chunks of a burst stay single events; a live model never streams faster than that.
+    expect(chunks.slice(0, 64).every((chunk) => chunk.count === undefined)).toBe(true)
+    expect(chunks.some((chunk) => (chunk.count ?? 1) > 1)).toBe(true)
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(words.join(''))
+    expect(chunks.reduce((sum, chunk) => sum + (chunk.count ?? 1), 0)).toBe(words.length)
+    chunks.forEach((chunk, i) => i > 0 && expect(chunk.index).toBe(chunks[i - 1]!.index + (chunks[i - 1]!.count ?? 1)))
+    const reader = new TraceReader()
+    collector.events.forEach((event) => reader.add(event, false))
+    const model = reader.runs()[0]!.rounds[0]!.model!
+    expect(model.chunks).toBe(words.length)
+    expect(model.streamed).toBe(words.join(''))
+    expect(model.firstToken).toBe(chunks[0]!.t)
+  })
+
   it('ends the run as returnDirect when the tools answered directly', async () => {
     const collector = new TraceCollector()
     const client = ChatClient.builder(
@@ -228,17 +247,30 @@ describe('ObserverAdvisor inside the tool loop', () => {
     }
   })
 
-  it('mirrors rounds, model calls and tools as performance.measure entries', async () => {
+  it('mirrors rounds, model calls and tools on the performance track, and keeps no entry', async () => {
     performance.clearMeasures()
+    // Vitest's console in Node has no timeStamp; a page's console has.
+    const original = Object.getOwnPropertyDescriptor(console, 'timeStamp')
+    const timeStamp = vi.fn<(...args: unknown[]) => void>()
+    console.timeStamp = timeStamp
     const collector = new TraceCollector()
     const observer = new ObserverAdvisor({ sink: collector, performanceTrack: true })
     const client = ChatClient.builder(new ScriptedChatModel(twoRounds()))
       .defaultTools(weather())
       .defaultAdvisors(observer)
       .build()
-    await client.prompt('q').call().content()
-    const names = performance.getEntriesByType('measure').map((entry) => entry.name)
+    try {
+      await client.prompt('q').call().content()
+    } finally {
+      if (original) Object.defineProperty(console, 'timeStamp', original)
+      else delete (console as Partial<Console>).timeStamp
+    }
+    const names = timeStamp.mock.calls.map(([name]) => name)
     expect(names).toEqual(expect.arrayContaining(['round 1', 'round 2', 'model call (round 1)', 'tool weather']))
+    const round1 = timeStamp.mock.calls.find(([name]) => name === 'round 1')!
+    expect(round1.slice(3)).toEqual(['advisor-chain', undefined, 'primary'])
+    expect(round1[2]).toBe(collector.ofType('round-end')[0]!.t)
+    expect(performance.getEntriesByType('measure')).toEqual([])
   })
 })
 

@@ -12,14 +12,15 @@ import {
 import {
   TRACE_VERSION,
   type RunStatus,
+  type TraceEvent,
   type TraceEventBody,
-  type TraceHeader,
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,
   REDACTED,
   type Redactor,
 } from '../trace'
+import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -32,6 +33,7 @@ export class RunRecorder {
   /** The end of the text streamed so far in this response, to catch a secret split across chunks. */
   #streamedTail = ''
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
+  readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
   constructor(
     readonly runId: string,
@@ -41,17 +43,18 @@ export class RunRecorder {
     private readonly advisor: string,
   ) {}
 
-  emit(round: number, body: TraceEventBody, advisor = this.advisor): void {
-    // The body is always a fresh object, so the header is written onto it rather than copied.
-    const header: TraceHeader = {
-      v: TRACE_VERSION,
-      seq: this.nextSeq(),
-      runId: this.runId,
-      round,
-      advisor,
-      t: performance.now(),
-    }
-    const event = Object.assign(body, header)
+  /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
+  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
+    // Joined chunks come before whatever follows them.
+    if (this.#chunks.pending) this.#chunks.flush()
+    // The body is always a fresh object, so the header is written onto it: no copy per event.
+    const event = body as TraceEvent
+    event.v = TRACE_VERSION
+    event.seq = this.nextSeq()
+    event.runId = this.runId
+    event.round = round
+    event.advisor = advisor
+    event.t = t
     try {
       this.sink.emit(event)
     } catch (error) {
@@ -60,15 +63,20 @@ export class RunRecorder {
   }
 
   start(mode: 'call' | 'stream', observer: 'inside-loop' | 'outside-loop' | 'no-loop', chain: TracedAdvisor[]): void {
-    this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain })
+    this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain }, this.advisor, this.startedAt)
   }
 
+<<<<<<< HEAD
   request(round: number, messages: readonly Message[], options: ChatOptions, provider?: string): void {
+=======
+  request(round: number, messages: readonly Message[], options: ChatOptions, t?: number): void {
+>>>>>>> issue-18
     this.rounds = Math.max(this.rounds, round)
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
     const sent = (shared > 0 ? messages.slice(shared) : messages).map((message) => this.#message(message))
+<<<<<<< HEAD
     this.emit(round, {
       type: 'model-request',
       ...(provider ? { provider } : {}),
@@ -76,6 +84,19 @@ export class RunRecorder {
       ...(shared > 0 ? { shared } : {}),
       options: this.#options(options),
     })
+=======
+    this.emit(
+      round,
+      {
+        type: 'model-request',
+        messages: sent,
+        ...(shared > 0 ? { shared } : {}),
+        options: this.#options(options),
+      },
+      this.advisor,
+      t,
+    )
+>>>>>>> issue-18
   }
 
   chunk(round: number, index: number, chunk: ChatResponse): void {
@@ -84,11 +105,9 @@ export class RunRecorder {
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
     if (index === 0) this.#streamedTail = ''
-    const body: TraceEventBody & { type: 'model-chunk' } = {
-      type: 'model-chunk',
-      index,
-      text: this.#chunkText(generation?.output.text ?? ''),
-    }
+    const text = this.#chunkText(generation?.output.text ?? '')
+    if (!toolCalls?.length && !finishReason && !usage) return this.#chunks.add(round, index, text)
+    const body: ChunkBody = { type: 'model-chunk', index, text }
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
@@ -97,26 +116,38 @@ export class RunRecorder {
 
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
     const generation = response?.results[0]
-    const usage = response?.metadata.usage
+    const metadata = response?.metadata
+    const usage = metadata?.usage
+    const finishReason = generation?.metadata.finishReason
     this.usage = addUsage(this.usage, usage)
-    this.finishReason = generation?.metadata.finishReason ?? this.finishReason
-    const { id, model, usage: _usage, ...rest } = response?.metadata ?? {}
-    const extra = this.redactor.data({ ...(id ? { id } : {}), ...rest, ...generationExtra(generation?.metadata) }) as
-      Record<string, unknown> | undefined
+    this.finishReason = finishReason ?? this.finishReason
+    const extra = hasExtra(metadata, generation?.metadata) ? this.#extra(metadata, generation?.metadata) : undefined
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    this.emit(round, {
+    // Filled field by field in the order a trace file shows them; a spread per optional field costs an object each.
+    const body = {
       type: 'model-response',
       text: this.redactor.text(generation?.output.text ?? ''),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.#toolCall(call)),
-      ...(generation?.metadata.finishReason ? { finishReason: generation.metadata.finishReason } : {}),
-      ...(usage ? { usage } : {}),
-      ...(typeof model === 'string' ? { model } : {}),
-      durationMs: timing.durationMs,
-      ...(timing.timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs: timing.timeToFirstTokenMs } : {}),
-      ...(usage && generationSeconds > 0 ? { tokensPerSecond: usage.completionTokens / generationSeconds } : {}),
-      ...(timing.chunks !== undefined ? { chunks: timing.chunks } : {}),
-      ...(extra && Object.keys(extra).length > 0 ? { metadata: extra } : {}),
-    })
+    } as TraceEventBody & { type: 'model-response' }
+    if (finishReason) body.finishReason = finishReason
+    if (usage) body.usage = usage
+    if (typeof metadata?.model === 'string') body.model = metadata.model
+    body.durationMs = timing.durationMs
+    if (timing.timeToFirstTokenMs !== undefined) body.timeToFirstTokenMs = timing.timeToFirstTokenMs
+    if (usage && generationSeconds > 0) body.tokensPerSecond = usage.completionTokens / generationSeconds
+    if (timing.chunks !== undefined) body.chunks = timing.chunks
+    if (extra && Object.keys(extra).length > 0) body.metadata = extra
+    this.emit(round, body, this.advisor, timing.at)
+  }
+
+  /** Response metadata beyond id, model, usage and finish reason, masked. */
+  #extra(
+    metadata: ChatResponse['metadata'] | undefined,
+    generation: Record<string, unknown> | undefined,
+  ): Record<string, unknown> | undefined {
+    const { id, model: _model, usage: _usage, ...rest } = metadata ?? {}
+    return this.redactor.data({ ...(id ? { id } : {}), ...rest, ...generationExtra(generation) }) as
+      Record<string, unknown> | undefined
   }
 
   approval(
@@ -155,27 +186,24 @@ export class RunRecorder {
     return this.redactor.text(seen) === seen ? text : REDACTED
   }
 
-  toolStart(round: number, toolCall: ToolCall, advisor: string): void {
-    this.emit(round, { type: 'tool-start', toolCall: this.#toolCall(toolCall) }, advisor)
+  toolStart(round: number, toolCall: ToolCall, advisor: string, t?: number): void {
+    this.emit(round, { type: 'tool-start', toolCall: this.#toolCall(toolCall) }, advisor, t)
   }
 
   toolEnd(
     round: number,
-    end: { toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean },
+    end: { toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean; at?: number },
     advisor: string,
   ): void {
-    this.emit(
-      round,
-      {
-        type: 'tool-end',
-        toolCall: this.#toolCall(end.toolCall),
-        result: this.redactor.text(end.result),
-        ...(end.error !== undefined ? { error: this.redactor.text(end.error) } : {}),
-        durationMs: end.durationMs,
-        returnDirect: end.returnDirect,
-      },
-      advisor,
-    )
+    const body = {
+      type: 'tool-end',
+      toolCall: this.#toolCall(end.toolCall),
+      result: this.redactor.text(end.result),
+    } as TraceEventBody & { type: 'tool-end' }
+    if (end.error !== undefined) body.error = this.redactor.text(end.error)
+    body.durationMs = end.durationMs
+    body.returnDirect = end.returnDirect
+    this.emit(round, body, advisor, end.at)
   }
 
   validation(
@@ -211,15 +239,24 @@ export class RunRecorder {
   }
 
   end(status: RunStatus, error?: ErrorInfo): void {
-    this.emit(0, {
-      type: 'run-end',
-      status,
-      durationMs: performance.now() - this.startedAt,
-      rounds: this.rounds,
-      ...(this.usage ? { usage: this.usage } : {}),
-      ...(this.finishReason ? { finishReason: this.finishReason } : {}),
-      ...(error ? { error: this.#error(error) } : {}),
-    })
+    // The observer keeps ended runs a while (late evaluations): it must not keep their conversation.
+    this.#lastMessages = undefined
+    this.#streamedTail = ''
+    const now = performance.now()
+    this.emit(
+      0,
+      {
+        type: 'run-end',
+        status,
+        durationMs: now - this.startedAt,
+        rounds: this.rounds,
+        ...(this.usage ? { usage: this.usage } : {}),
+        ...(this.finishReason ? { finishReason: this.finishReason } : {}),
+        ...(error ? { error: this.#error(error) } : {}),
+      },
+      this.advisor,
+      now,
+    )
   }
 
   /** How many leading messages this request shares with the run's previous one (by identity). */
@@ -235,29 +272,29 @@ export class RunRecorder {
   }
 
   #message(message: Message): Message {
-    const metadata = message.metadata
-      ? { metadata: this.redactor.data(message.metadata) as Record<string, unknown> }
-      : {}
+    let traced: Message
     switch (message.role) {
       case 'tool':
-        return {
+        traced = {
           role: 'tool',
           responses: message.responses.map((response) => ({
             ...response,
             responseData: this.redactor.text(response.responseData),
           })),
-          ...metadata,
         }
+        break
       case 'assistant':
-        return {
+        traced = {
           role: 'assistant',
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
-          ...metadata,
         }
+        break
       default:
-        return { role: message.role, text: this.redactor.text(message.text), ...metadata }
+        traced = { role: message.role, text: this.redactor.text(message.text) }
     }
+    if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
+    return traced
   }
 
   #toolCall(call: ToolCall): ToolCall {
@@ -288,8 +325,17 @@ export class RunRecorder {
 
 export interface ResponseTiming {
   durationMs: number
+  /** When the response was complete (`performance.now()`), when the caller read it already. */
+  at?: number
   timeToFirstTokenMs?: number
   chunks?: number
+}
+
+/** Whether a response carries metadata beyond what the event has fields for (most carry none). */
+function hasExtra(metadata: object | undefined, generation: object | undefined): boolean {
+  for (const key in metadata) if (key !== 'model' && key !== 'usage') return true
+  for (const key in generation) if (key !== 'finishReason') return true
+  return false
 }
 
 function generationExtra(metadata: Record<string, unknown> | undefined): Record<string, unknown> {

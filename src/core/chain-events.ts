@@ -21,7 +21,13 @@ export type ChainEvent =
       advisors: Array<{ name: string; order: number }>
       loopOrder: number
     }
-  | { type: 'tool-execution-start'; round: number; toolCall: ToolCall }
+  | {
+      type: 'tool-execution-start'
+      round: number
+      toolCall: ToolCall
+      /** `performance.now()` when it started, so a listener need not read the clock again. */
+      at?: number
+    }
   | {
       type: 'tool-execution-end'
       round: number
@@ -31,6 +37,8 @@ export type ChainEvent =
       error?: string
       durationMs: number
       returnDirect: boolean
+      /** `performance.now()` when it ended. */
+      at?: number
     }
   | {
       type: 'tool-loop-end'

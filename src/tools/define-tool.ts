@@ -29,19 +29,20 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
     metadata: { returnDirect: spec.returnDirect ?? false },
     async call(input, context) {
-      const args = await parseArguments(spec.name, input)
+      const args = parseArguments(spec.name, input)
       const validation = await schema.validate(args)
       if (!validation.ok) {
         const reasons = validation.issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')
         throw new ToolCallError(`invalid arguments for tool '${spec.name}': ${reasons}`)
       }
-      const result = await run(spec, validation.value, context)
-      return encodeResult(result)
+      const result = run(spec, validation.value, context)
+      // A synchronous tool is not awaited: one promise less per call.
+      return encodeResult(isThenable(result) ? await result : result)
     },
   }
 }
 
-async function parseArguments(name: string, input: string): Promise<unknown> {
+function parseArguments(name: string, input: string): unknown {
   if (input.trim() === '') return {}
   try {
     return JSON.parse(input) as unknown
@@ -50,9 +51,10 @@ async function parseArguments(name: string, input: string): Promise<unknown> {
   }
 }
 
-function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): Promise<unknown> {
+/** The tool's result, or a promise of it; `call` is async, so a synchronous throw still rejects. */
+function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): unknown {
   const timeoutMs = spec.timeoutMs
-  if (timeoutMs === undefined) return Promise.resolve().then(() => spec.execute(args, context))
+  if (timeoutMs === undefined) return spec.execute(args, context)
   const controller = new AbortController()
   const signal = context.signal ? AbortSignal.any([context.signal, controller.signal]) : controller.signal
   return new Promise((resolve, reject) => {
@@ -67,6 +69,10 @@ function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: T
       })
       .finally(() => clearTimeout(timer))
   })
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
 /** Strings are kept, other values JSON-encoded, `undefined` and `null` become `""`. */

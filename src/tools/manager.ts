@@ -29,8 +29,17 @@ export interface ToolExecutionResult {
 
 /** What the manager reports while it runs the calls of one round. */
 export type ToolExecutionEvent =
-  | { type: 'start'; toolCall: ToolCall }
-  | { type: 'end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
+  | { type: 'start'; toolCall: ToolCall; at?: number }
+  | {
+      type: 'end'
+      toolCall: ToolCall
+      result: string
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+      /** `performance.now()` when the call ended (and `start`'s when it started). */
+      at?: number
+    }
 
 export interface ToolExecutionInit {
   signal?: AbortSignal
@@ -171,8 +180,10 @@ class DefaultToolCallingManager implements ToolCallingManager {
   ): Promise<{ response: ToolResponse; returnDirect: boolean }> {
     const { call } = plan
     const tool = tools.get(call.name)
-    const started = performance.now()
-    init.onToolExecution?.({ type: 'start', toolCall: call })
+    const report = init.onToolExecution
+    // Durations exist only in the listener's events, so without one the clock is not read.
+    const started = report ? performance.now() : 0
+    report?.({ type: 'start', toolCall: call, at: started })
     let result: string
     let error: string | undefined
     if (plan.refusal !== undefined) {
@@ -193,14 +204,18 @@ class DefaultToolCallingManager implements ToolCallingManager {
       }
     }
     const returnDirect = error === undefined && plan.answer === undefined && tool?.metadata.returnDirect === true
-    init.onToolExecution?.({
-      type: 'end',
-      toolCall: call,
-      result,
-      ...(error !== undefined ? { error } : {}),
-      durationMs: performance.now() - started,
-      returnDirect,
-    })
+    if (report) {
+      const ended = performance.now()
+      report({
+        type: 'end',
+        toolCall: call,
+        result,
+        ...(error !== undefined ? { error } : {}),
+        durationMs: ended - started,
+        returnDirect,
+        at: ended,
+      })
+    }
     return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
   }
 }

@@ -67,10 +67,25 @@ function callKey(name: string, args: string): string {
 function canonicalArguments(args: string): string {
   if (args.trim() === '') return '{}'
   try {
-    return stableStringify(JSON.parse(args))
+    const value: unknown = JSON.parse(args)
+    // Models mostly write keys in order already; then the native encoder gives the same text, faster.
+    return keysInOrder(value) ? JSON.stringify(value) : stableStringify(value)
   } catch {
     return args
   }
+}
+
+/** Whether every object in a parsed JSON value lists its keys in sorted order. */
+function keysInOrder(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true
+  if (Array.isArray(value)) return value.every(keysInOrder)
+  let previous: string | undefined
+  for (const key in value) {
+    if (previous !== undefined && key < previous) return false
+    if (!keysInOrder((value as Record<string, unknown>)[key])) return false
+    previous = key
+  }
+  return true
 }
 
 function stableStringify(value: unknown): string {

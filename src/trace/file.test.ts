@@ -240,7 +240,7 @@ function isOptional(type: string, field: string): boolean {
   const optional: Record<string, string[]> = {
     'run-end': ['usage', 'finishReason', 'error'],
     'model-request': ['provider', 'shared'],
-    'model-chunk': ['toolCalls', 'finishReason', 'usage'],
+    'model-chunk': ['count', 'toolCalls', 'finishReason', 'usage'],
     'model-response': ['finishReason', 'usage', 'model', 'timeToFirstTokenMs', 'tokensPerSecond', 'chunks', 'metadata'],
     'tool-end': ['error'],
     validation: ['durationMs', 'output', 'retryWith'],

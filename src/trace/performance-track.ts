@@ -2,29 +2,29 @@ import type { TraceEvent, TraceSink } from './events'
 
 const TRACK = 'advisor-chain'
 
+/** `console.timeStamp` with the arguments of Chrome's performance extensibility API. */
+type TimeStamp = (label: string, start: number, end: number, track: string, group: undefined, color: string) => void
+
 /**
- * Mirrors rounds, model calls and tool calls as `performance.measure` entries, which Chrome's
- * Performance panel shows on a custom "advisor-chain" track (the `detail.devtools` extension).
+ * Mirrors rounds, model calls and tool calls on a custom "advisor-chain" track of Chrome's
+ * Performance panel. It uses `console.timeStamp` (Chrome's extensibility API): the panel records
+ * the entry while it records and the page keeps nothing, so a page open all day does not grow; a
+ * `performance.measure` entry would stay in the page's timeline buffer for good and costs a
+ * structured clone of its detail each time.
  */
 export function withPerformanceTrack(sink: TraceSink): TraceSink {
-  if (typeof performance === 'undefined' || typeof performance.measure !== 'function') return sink
+  const timeStamp = (globalThis.console as { timeStamp?: unknown } | undefined)?.timeStamp
+  if (typeof timeStamp !== 'function') return sink
+  const mark = timeStamp.bind(console) as TimeStamp
   return {
     emit(event) {
       sink.emit(event)
       const entry = measureOf(event)
       if (!entry) return
       try {
-        performance.measure(entry.name, {
-          start: event.t - entry.durationMs,
-          end: event.t,
-          detail: {
-            devtools: { dataType: 'track-entry', track: TRACK, color: entry.color, tooltipText: entry.name },
-            runId: event.runId,
-            round: event.round,
-          },
-        })
+        mark(entry.name, event.t - entry.durationMs, event.t, TRACK, undefined, entry.color)
       } catch {
-        // A buffer limit or an old engine must never break observation.
+        // An engine that refuses the arguments must never break observation.
       }
     },
   }

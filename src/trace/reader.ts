@@ -237,7 +237,7 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'model-chunk': {
       const model = modelOf(run, event.round, event.t)
-      model.chunks++
+      model.chunks += event.count ?? 1
       model.streamed += event.text
       if (
         (event.text !== '' || event.toolCalls?.length) &&

@@ -102,7 +102,7 @@ const message: Check<Message> = (value, path) => {
   switch (role) {
     case 'system':
     case 'user':
-      return object({ role: oneOf(role), text: str, metadata })(value, path) as Message
+      return object({ role: oneOf(role), text: str, metadata })(value, path)
     case 'assistant':
       return object({ role: oneOf('assistant'), text: str, toolCalls: list(toolCall), metadata })(value, path)
     case 'tool':
@@ -124,12 +124,12 @@ const responseFormat: Check<ResponseFormat> = (value, path) => {
   switch (type) {
     case 'text':
     case 'json_object':
-      return object({ type: oneOf(type) })(value, path) as ResponseFormat
+      return object({ type: oneOf(type) })(value, path)
     case 'json_schema':
       return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(
         value,
         path,
-      ) as ResponseFormat
+      )
     default:
       return fail(`${path}.type`, 'one of "text", "json_object", "json_schema"')
   }
@@ -191,7 +191,10 @@ export const bodies = {
   'model-chunk': {
     /** Position of the chunk in this model response, from 0. */
     index: count,
+    /** The text of the chunk, or of all `count` chunks joined. */
     text: str,
+    /** How many consecutive text chunks this event stands for (a fast stream joins them); default 1. */
+    count: optional(count),
     toolCalls: optional(list(toolCall)),
     finishReason: optional(str),
     usage: optional(usage),

@@ -1,0 +1,62 @@
+// A client whose model asks for `tick` a given number of rounds, then answers: the long tool loop
+// the memory and garbage-collector benches run. Model and tool answer at once and keep nothing.
+import {
+  ChatClient,
+  ObserverAdvisor,
+  ToolCallingAdvisor,
+  ToolCallingManager,
+  defineTool,
+  type ChatModel,
+  type ChatResponse,
+} from '../src'
+
+const toolCall = (round: number): ChatResponse => ({
+  results: [
+    {
+      output: {
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: `c${round}`, name: 'tick', arguments: `{"n":${round}}` }],
+      },
+      metadata: { finishReason: 'tool_calls' },
+    },
+  ],
+  metadata: {},
+})
+const answer: ChatResponse = {
+  results: [{ output: { role: 'assistant', text: 'done', toolCalls: [] }, metadata: { finishReason: 'stop' } }],
+  metadata: {},
+}
+
+const tick = defineTool({
+  name: 'tick',
+  description: 'Counts',
+  inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+  execute: ({ n }) => n,
+})
+
+/** Runs `rounds` tool rounds per call, observed by an ObserverAdvisor at its default options into a no-op sink. */
+export function loopingClient(rounds: number) {
+  let calls = 0
+  const model: ChatModel = {
+    provider: 'bench',
+    call: async () => (++calls % (rounds + 1) === 0 ? answer : toolCall(calls)),
+    // eslint-disable-next-line require-yield
+    stream: async function* () {
+      throw new Error('not used')
+    },
+  }
+  const manager = ToolCallingManager.builder()
+    .limits({ perTool: 10 * rounds, total: 10 * rounds })
+    .build()
+  const client = ChatClient.builder(model)
+    .defaultTools(tick)
+    .defaultAdvisors(new ObserverAdvisor({ sink: { emit: () => {} } }))
+    .toolCallingAdvisor(
+      ToolCallingAdvisor.builder()
+        .maxIterations(rounds + 1)
+        .toolCallingManager(manager),
+    )
+    .build()
+  return () => client.prompt('count').call().chatResponse()
+}
