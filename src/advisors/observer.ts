@@ -82,13 +82,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
     // One clock read at each end of the round: a read costs a few hundred ns in a page.
     const started = performance.now()
-<<<<<<< HEAD
-    run.emit(round, { type: 'round-start' })
-    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, providerOf(chain.callAdvisors))
-=======
     run.emit(round, { type: 'round-start' }, this.name, started)
-    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started)
->>>>>>> issue-18
+    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
     let response: ChatClientResponse
     try {
       response = await chain.nextCall(forwarded)
@@ -109,13 +104,14 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     return new ObservedStream(() => chain.nextStream(forwarded), {
       begin: (started) => {
         if (!perRound) return
-<<<<<<< HEAD
-        run.emit(round, { type: 'round-start' })
-        run.request(round, forwarded.prompt.messages, forwarded.prompt.options, providerOf(chain.streamAdvisors))
-=======
         run.emit(round, { type: 'round-start' }, this.name, started)
-        run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started)
->>>>>>> issue-18
+        run.request(
+          round,
+          forwarded.prompt.messages,
+          forwarded.prompt.options,
+          started,
+          providerOf(chain.streamAdvisors),
+        )
       },
       chunk: (index, chunk) => {
         if (perRound && this.#chunks) run.chunk(round, index, chunk)

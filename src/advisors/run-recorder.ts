@@ -66,29 +66,17 @@ export class RunRecorder {
     this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain }, this.advisor, this.startedAt)
   }
 
-<<<<<<< HEAD
-  request(round: number, messages: readonly Message[], options: ChatOptions, provider?: string): void {
-=======
-  request(round: number, messages: readonly Message[], options: ChatOptions, t?: number): void {
->>>>>>> issue-18
+  request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
     this.rounds = Math.max(this.rounds, round)
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
     const sent = (shared > 0 ? messages.slice(shared) : messages).map((message) => this.#message(message))
-<<<<<<< HEAD
-    this.emit(round, {
-      type: 'model-request',
-      ...(provider ? { provider } : {}),
-      messages: sent,
-      ...(shared > 0 ? { shared } : {}),
-      options: this.#options(options),
-    })
-=======
     this.emit(
       round,
       {
         type: 'model-request',
+        ...(provider ? { provider } : {}),
         messages: sent,
         ...(shared > 0 ? { shared } : {}),
         options: this.#options(options),
@@ -96,7 +84,6 @@ export class RunRecorder {
       this.advisor,
       t,
     )
->>>>>>> issue-18
   }
 
   chunk(round: number, index: number, chunk: ChatResponse): void {

@@ -126,10 +126,7 @@ const responseFormat: Check<ResponseFormat> = (value, path) => {
     case 'json_object':
       return object({ type: oneOf(type) })(value, path)
     case 'json_schema':
-      return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(
-        value,
-        path,
-      )
+      return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(value, path)
     default:
       return fail(`${path}.type`, 'one of "text", "json_object", "json_schema"')
   }
