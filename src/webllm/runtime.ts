@@ -1,6 +1,7 @@
+import type * as WebLLMModule from '@mlc-ai/web-llm'
 import { ChatModelError } from '../models'
 
-type WebLLM = typeof import('@mlc-ai/web-llm')
+type WebLLM = typeof WebLLMModule
 
 /**
  * WebLLM, from the app's own dependency, loaded on first use. It is an optional peer dependency,
