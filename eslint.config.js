@@ -2,7 +2,17 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'dist-demo', 'test-results', 'playwright-report', 'src/models/__fixtures__'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'dist-demo',
+      'test-results',
+      'playwright-report',
+      'src/models/__fixtures__',
+      'e2e/consumer/dist',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -7,6 +7,8 @@ const pagesPort = port + 1
 
 export default defineConfig({
   testDir: 'e2e',
+  // The consumer app has its own config: it needs the packed tarball (npm run test:package).
+  testIgnore: 'consumer/**',
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
