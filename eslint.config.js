@@ -11,6 +11,7 @@ export default tseslint.config(
       'playwright-report',
       'src/models/__fixtures__',
       'e2e/consumer/dist',
+      'e2e/consumer/.generated',
     ],
   },
   js.configs.recommended,
