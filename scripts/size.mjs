@@ -10,20 +10,25 @@ import { build } from 'vite'
 import { packageEntries, packageJson, root } from './entries.mjs'
 
 /** Budgets in KB (1024 bytes) of gzip, for the first chunk. */
-export const BUDGETS = [
+const COMBINATIONS = [
   { label: 'ChatClient + defineTool', code: `export { ChatClient, defineTool } from 'advisor-chain'`, budgetKB: 12 },
   {
     label: 'ChatClient + defineTool + OpenAIChatModel + ObserverAdvisor',
     code: `export { ChatClient, defineTool, OpenAIChatModel, ObserverAdvisor } from 'advisor-chain'`,
     budgetKB: 18,
   },
-  {
-    label: 'advisor-chain/devtools, before the panel loads',
-    code: `export * from 'advisor-chain/devtools'`,
-    budgetKB: 8,
-  },
-  { label: 'everything in advisor-chain', code: `export * from 'advisor-chain'` },
 ]
+const ENTRY_BUDGETS_KB = { 'advisor-chain/devtools': 8 }
+
+/** The combinations above, then everything of each entry in package.json exports. */
+export function sizeRows() {
+  const entries = packageEntries().map(({ specifier }) => ({
+    label: `everything in ${specifier}`,
+    code: `export * from '${specifier}'`,
+    budgetKB: ENTRY_BUDGETS_KB[specifier],
+  }))
+  return [...COMBINATIONS, ...entries]
+}
 
 const workDir = join(root, 'node_modules', '.size')
 const peers = Object.keys(packageJson.peerDependencies ?? {}).map((name) => new RegExp(`^${name}($|/)`))
@@ -60,17 +65,18 @@ async function measure({ label, code }, index) {
     for (const imported of chunk.imports.map((name) => byName.get(name)).filter(Boolean))
       if (!first.includes(imported)) first.push(imported)
   const gzipKB = (list) => list.reduce((sum, chunk) => sum + gzipSync(chunk.code, { level: 9 }).length, 0) / 1024
+  const round = (kb) => Math.round(kb * 100) / 100
   return {
     label,
-    firstKB: gzipKB(first),
-    onDemandKB: gzipKB(chunks.filter((chunk) => !first.includes(chunk))),
+    firstKB: round(gzipKB(first)),
+    onDemandKB: round(gzipKB(chunks.filter((chunk) => !first.includes(chunk)))),
   }
 }
 
 export async function measureSizes() {
   const sizes = []
-  for (const [index, budget] of BUDGETS.entries())
-    sizes.push({ ...(await measure(budget, index)), budgetKB: budget.budgetKB })
+  for (const [index, row] of sizeRows().entries())
+    sizes.push({ ...(await measure(row, index)), budgetKB: row.budgetKB })
   return sizes
 }
 
@@ -84,7 +90,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (over > 0) {
     console.error(
-      `${over} size budget(s) exceeded: make the code smaller or load it lazily (scripts/size.mjs lists the budgets)`,
+      `${over} size budget(s) exceeded: make the code smaller or load it lazily (budgets in scripts/size.mjs)`,
     )
     process.exit(1)
   }
