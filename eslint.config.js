@@ -3,7 +3,18 @@ import tseslint from 'typescript-eslint'
 import { layers } from './eslint/layers.js'
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'dist-demo', 'test-results', 'playwright-report', 'src/models/__fixtures__'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'dist-demo',
+      'test-results',
+      'playwright-report',
+      'src/models/__fixtures__',
+      'e2e/consumer/dist',
+      'e2e/consumer/.generated',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

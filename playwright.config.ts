@@ -7,6 +7,8 @@ const pagesPort = port + 1
 
 export default defineConfig({
   testDir: 'e2e',
+  // The consumer app has its own config: it needs the packed tarball (npm run test:package).
+  testIgnore: 'consumer/**',
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
@@ -23,6 +25,8 @@ export default defineConfig({
   webServer: [
     {
       command: `npx vite build --mode demo --logLevel warn && npx vite preview --mode demo --port ${port} --strictPort --host 127.0.0.1`,
+      // A test build: the demo exposes its test harness (window.__advisorChain) only then.
+      env: { VITE_TEST_HARNESS: 'true' },
       url: `http://127.0.0.1:${port}`,
       reuseExistingServer: false,
       timeout: 120_000,

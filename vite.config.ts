@@ -4,8 +4,10 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
 import { providerReplay } from './e2e/browser/provider-replay.mjs'
+import { externalPackages, packageEntries } from './scripts/entries.mjs'
 
 const root = import.meta.dirname
+const entries = packageEntries()
 
 // One config, three jobs: the demo (`vite`, `vite build --mode demo`), the library
 // (`vite build --mode lib`), and the tests (Vitest projects `unit` in Node, `browser` in Chromium).
@@ -25,41 +27,32 @@ export default defineConfig(({ mode }) => ({
     ],
   },
   resolve: {
-    alias: {
-      'advisor-chain/devtools': resolve(root, 'devtools/index.tsx'),
-      'advisor-chain/trace': resolve(root, 'src/trace/index.ts'),
-      'advisor-chain/webllm': resolve(root, 'src/webllm/index.ts'),
-      'advisor-chain/react': resolve(root, 'src/react/index.ts'),
-      'advisor-chain/playwright': resolve(root, 'src/playwright/index.ts'),
-      'advisor-chain': resolve(root, 'src/index.ts'),
-    },
+    // Every entry of package.json `exports`, from source: `advisor-chain/trace` → src/trace/index.ts.
+    alias: entries.map((entry) => ({
+      find: new RegExp(`^${entry.specifier}$`),
+      replacement: resolve(root, entry.source),
+    })),
   },
   build:
     mode === 'lib'
       ? {
           outDir: 'dist',
-          emptyOutDir: false,
-          sourcemap: true,
+          // The declarations are written after this build (tsc); nothing older may linger.
+          emptyOutDir: true,
+          // Maps double the package; ADVISOR_CHAIN_SOURCEMAP=1 npm run build:lib adds them.
+          sourcemap: process.env.ADVISOR_CHAIN_SOURCEMAP === '1',
           lib: {
-            entry: {
-              index: resolve(root, 'src/index.ts'),
-              trace: resolve(root, 'src/trace/index.ts'),
-              devtools: resolve(root, 'devtools/index.tsx'),
-              webllm: resolve(root, 'src/webllm/index.ts'),
-              react: resolve(root, 'src/react/index.ts'),
-              playwright: resolve(root, 'src/playwright/index.ts'),
-            },
+            entry: Object.fromEntries(
+              entries.map((entry) => [entry.output.replace(/^dist\/|\.js$/g, ''), resolve(root, entry.source)]),
+            ),
             formats: ['es'],
           },
           rolldownOptions: {
-            external: [
-              /^@playwright\//,
-              /^react($|\/)/,
-              /^react-dom($|\/)/,
-              /^zustand($|\/)/,
-              /^@mlc-ai\/web-llm/,
-              /^ajv($|\/)/,
-            ],
+            // Dependencies stay imports, resolved by the app's bundler: one copy of each, WebLLM included.
+            external: externalPackages(),
+            // One file per source module, as the source tree: an app's bundler tree-shakes it as it
+            // would the source, and each .js sits next to its .d.ts.
+            output: { preserveModules: true, preserveModulesRoot: root, entryFileNames: '[name].js' },
           },
         }
       : { outDir: 'dist-demo', sourcemap: true },

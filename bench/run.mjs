@@ -2,9 +2,8 @@
 // Node process — and the benches in BROWSER_BENCHES also in Chromium — and prints one JSON document
 // with every result. Usage: npm run bench [-- name-filter]
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
@@ -81,50 +80,16 @@ for (const name of BROWSER_BENCHES.filter((bench) => bench.includes(filter))) {
     await browser.close()
   }
 }
-// What an app pays for in its first chunk (minified + gzip): lazily loaded chunks (ajv, the
-// interpreting validator, the devtools panel) are reported apart; peer dependencies are not counted.
-const SIZES = {
-  'ChatClient + ScriptedChatModel': `import { ChatClient, ScriptedChatModel } from '../../../src/index'\nconsole.log(ChatClient, ScriptedChatModel)`,
-  'ChatClient + defineTool (tool loop)': `import { ChatClient, defineTool } from '../../../src/index'\nconsole.log(ChatClient, defineTool)`,
-  'ChatClient + tools + OpenAIChatModel + ObserverAdvisor': `import { ChatClient, defineTool, OpenAIChatModel, ObserverAdvisor } from '../../../src/index'\nconsole.log(ChatClient, defineTool, OpenAIChatModel, ObserverAdvisor)`,
-  'everything in advisor-chain': `export * from '../../../src/index'`,
-  'advisor-chain/devtools entry': `export * from '../../../devtools/index'`,
-}
+// What an app pays for in its first chunk, measured from the built package as the size gate of
+// `npm test` measures it (scripts/size.mjs).
 if ('bundle-size'.includes(filter)) {
-  const sizeDir = join(outDir, 'size')
-  mkdirSync(sizeDir, { recursive: true })
-  const sizes = {}
-  for (const [label, source] of Object.entries(SIZES)) {
-    const entry = join(sizeDir, `${Object.keys(sizes).length}.ts`)
-    writeFileSync(entry, source)
-    const output = await build({
-      root,
-      configFile: false,
-      logLevel: 'warn',
-      build: {
-        write: false,
-        minify: true,
-        lib: { entry, formats: ['es'], fileName: 'entry' },
-        // Peer dependencies: the app has them anyway.
-        rolldownOptions: { external: [/^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, '@mlc-ai/web-llm'] },
-      },
-    })
-    const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output)
-    const gzip = (chunk) => gzipSync(chunk.type === 'chunk' ? chunk.code : chunk.source).length
-    const kb = (bytes) => Math.round(bytes / 102.4) / 10
-    // The entry and what it imports statically; everything else loads on demand.
-    const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
-    const first = chunks.filter((chunk) => chunk.type === 'chunk' && chunk.isEntry)
-    for (const chunk of first)
-      for (const imported of chunk.imports.map((name) => byName.get(name)).filter(Boolean))
-        if (!first.includes(imported)) first.push(imported)
-    sizes[label] = {
-      firstChunkKBGzip: kb(first.reduce((sum, chunk) => sum + gzip(chunk), 0)),
-      lazyChunksKBGzip: kb(
-        chunks.filter((chunk) => !first.includes(chunk)).reduce((sum, chunk) => sum + gzip(chunk), 0),
-      ),
-    }
+  const built = spawnSync('npm', ['run', 'build:lib'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (built.status !== 0) {
+    console.error('npm run build:lib failed')
+    process.exit(1)
   }
-  results.push({ bench: 'bundle-size', what: 'minified + gzip, first chunk vs chunks loaded on demand', sizes })
+  const { measureSizes } = await import('../scripts/size.mjs')
+  const what = 'minified + gzip KB from dist/, first chunk vs chunks loaded on demand; peer dependencies not counted'
+  results.push({ bench: 'bundle-size', what, sizes: await measureSizes() })
 }
 console.log(JSON.stringify({ node: process.version, results }, null, 2))

@@ -23,11 +23,14 @@ const approvals = new ApprovalQueue()
 const repository = new IndexedDBChatMemoryRepository({ databaseName: 'advisor-chain-demo' })
 const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(40).build()
 // End-to-end tests (advisor-chain/playwright) install models and read traces through this harness.
+// Only test builds have it (VITE_TEST_HARNESS=true): it exposes window.__advisorChain and keeps
+// every event, which a production page must not.
 let install: (active: ActiveModel) => void = () => {}
-const harness = connectTestHarness({
-  onModel: (model, label) => install({ choice: { kind: 'installed', label }, model }),
-})
-const sink = fanOut(store, harness.sink)
+const harness =
+  import.meta.env.VITE_TEST_HARNESS === 'true'
+    ? connectTestHarness({ onModel: (model, label) => install({ choice: { kind: 'installed', label }, model }) })
+    : undefined
+const sink = harness ? fanOut(store, harness.sink) : store
 
 type Tab = 'model' | 'advisors' | 'tools' | 'trip'
 

@@ -108,10 +108,13 @@ function WebLLMForm({ gpu, onModel }: { gpu: WebGPUReport | undefined; onModel: 
   const load = async () => {
     setLoading(true)
     setError(undefined)
+    // The package's worker entry, built by Vite with the app's own WebLLM.
+    const worker = new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })
     try {
-      const model = await WebLLMChatModel.create({ model: modelId, onProgress: setProgress })
+      const model = await WebLLMChatModel.create({ model: modelId, worker, onProgress: setProgress })
       onModel({ choice: { kind: 'webllm', modelId: model.model }, model })
     } catch (failure) {
+      worker.terminate()
       setError((failure as Error).message)
     } finally {
       setLoading(false)

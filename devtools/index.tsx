@@ -4,6 +4,7 @@
 import { Suspense, lazy } from 'react'
 import { LoadBoundary } from './load-boundary'
 import type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
+import type * as Panel from './panel'
 
 export {
   createDevtoolsStore,
@@ -19,7 +20,7 @@ export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 export type { ApprovalSource, PendingToolApproval } from './approvals'
 
 /** The real panel components, loaded on demand (also in production builds). */
-export const loadDevtools = () => import('./panel')
+export const loadDevtools = (): Promise<typeof Panel> => import('./panel')
 
 const LazyDevtools = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtools })))
 const LazyPanel = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtoolsPanel })))

@@ -38,10 +38,10 @@ function eagerCode(chunks: Map<string, Rolldown.OutputChunk>, entry: string): st
 describe('library entries', () => {
   it('devtools, react, trace and playwright carry no provider adapter code; the root entry does', async () => {
     const chunks = await libraryChunks()
-    for (const entry of ['devtools.js', 'react.js', 'trace.js', 'playwright.js']) {
+    for (const entry of ['devtools/index.js', 'src/react/index.js', 'src/trace/index.js', 'src/playwright/index.js']) {
       expect(chunks.has(entry), entry).toBe(true)
       expect(eagerCode(chunks, entry), entry).not.toMatch(PROVIDER_CODE)
     }
-    expect(eagerCode(chunks, 'index.js')).toMatch(PROVIDER_CODE)
+    expect(eagerCode(chunks, 'src/index.js')).toMatch(PROVIDER_CODE)
   }, 120_000)
 })

@@ -1,6 +1,6 @@
 // All of the panel's CSS. It lives in the panel's shadow root, so the host page's rules cannot
 // reach in and these cannot leak out; `all: initial` at the top stops inherited host styles.
-export const styles = `
+export const styles: string = `
 :host { all: initial; }
 .mount { all: initial; display: contents; }
 .mount.embedded { display: block; height: 100%; }

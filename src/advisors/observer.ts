@@ -15,6 +15,7 @@ import {
   type ErrorInfo,
   isAbortError,
   providerOf,
+  lazyIterator,
 } from '../core'
 import { isToolAdvisor } from './markers'
 import {
@@ -25,8 +26,8 @@ import {
   Redactor,
   type RedactionRules,
 } from '../trace'
+import type { StreamObservation } from './observed-stream'
 import { RunRecorder } from './run-recorder'
-import { ObservedStream } from './observed-stream'
 
 export interface ObserverAdvisorOptions {
   sink: TraceSink
@@ -101,7 +102,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     const { run, round, placement, forwarded } = this.#enter(request, chain.streamAdvisors, 'stream')
     const perRound = placement !== 'outside-loop'
-    return new ObservedStream(() => chain.nextStream(forwarded), {
+    const watch: StreamObservation = {
       begin: (started) => {
         if (!perRound) return
         run.emit(round, { type: 'round-start' }, this.name, started)
@@ -129,7 +130,13 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         // Inside the loop the run ends with the loop (tool-loop-end), not with one round.
         if (placement !== 'inside-loop') this.#end(run, status)
       },
-    })
+    }
+    // Loaded with the first stream: an app that only calls does not ship it.
+    return lazyIterator(() =>
+      import('./observed-stream').then(
+        ({ ObservedStream }) => new ObservedStream(() => chain.nextStream(forwarded), watch),
+      ),
+    )
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {

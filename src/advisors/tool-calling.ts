@@ -12,11 +12,12 @@ import {
   type Message,
   hasToolCalls,
   type ChatResponse,
+  lazyIterator,
 } from '../core'
 import { ToolCallingManager, type ToolExecutionResult } from '../tools'
 import { TOOL_ADVISOR, type ToolAdvisor } from './markers'
 import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
-import { ToolLoopStream, type RoundEnd } from './tool-loop-stream'
+import type { RoundEnd, ToolLoopSteps } from './tool-loop-stream'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -99,7 +100,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
-    const stream = new ToolLoopStream({
+    const steps: ToolLoopSteps = {
       start: async () => {
         const initialized = await this.doInitializeLoopStream(request, chain)
         return new ToolLoop(initialized, this, chain.streamAdvisors, this.conversationHistoryEnabled, 'stream')
@@ -110,7 +111,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       endOfRound: (loop, roundRequest, response) => this.#endOfRound(loop, roundRequest, response),
       nextInstructions: (roundRequest, response, result) =>
         this.doGetNextInstructionsForToolCallStream(roundRequest, response, result),
-    })
+    }
+    // The streaming loop loads with the first stream: an app that only calls does not ship it.
+    const stream = lazyIterator(() =>
+      import('./tool-loop-stream').then(({ ToolLoopStream }) => new ToolLoopStream(steps)),
+    )
     return this.doFinalizeLoopStream(stream, chain)
   }
 

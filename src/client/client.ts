@@ -17,10 +17,10 @@ import {
   modelStreamAdvisor,
   type ToolCallback,
 } from '../core'
-import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
+import type { ToolCallingAdvisorBuilder } from '../advisors'
 import { withToolAdvisor } from './client-advisors'
 import { outputShaper } from './output-format'
-import { parseEntity, type Infer, resolveSchema, type SchemaLike } from '../schema'
+import { type Infer, resolveSchema, type SchemaLike } from '../schema'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
 interface CallSpec {
@@ -211,14 +211,20 @@ export class CallResponseSpec {
     const spec = copySpec(this.#spec)
     spec.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
     if (options.validate) {
+      // Loaded on first use: an app that never validates does not ship the validation loop.
+      const { StructuredOutputValidationAdvisor } = await import('../advisors/structured-output')
       const validation = new StructuredOutputValidationAdvisor({
         outputSchema: schema,
         ...(options.maxRepeatAttempts !== undefined ? { maxRepeatAttempts: options.maxRepeatAttempts } : {}),
       })
       spec.advisors.push(validation)
     }
-    const text = (await new CallResponseSpec(spec).content()) ?? ''
-    return parseEntity(text, resolved)
+    // The parser loads while the model answers: apps that never ask for an entity do not ship it.
+    const [text, { parseEntity }] = await Promise.all([
+      new CallResponseSpec(spec).content(),
+      import('../schema/parse-entity'),
+    ])
+    return parseEntity(text ?? '', resolved)
   }
 }
 

@@ -1,6 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ChatResponse } from '../core'
-import { parseProviderError, streamError, type ErrorContext } from './errors'
+import { streamError, type ErrorContext } from './errors'
+import { parseProviderError } from './http-error'
+import { serverSentEvents } from './sse'
 import { assembled, toUsage, type AnthropicUsage } from './anthropic-mapping'
 
 interface StreamEvent {
@@ -150,4 +152,15 @@ function textChunk(text: string): ChatResponse {
 
 function definedOnly(usage: AnthropicUsage | undefined): AnthropicUsage {
   return Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => value !== undefined && value !== null))
+}
+
+/** The chunks of a streamed response. Loaded with the first stream, so an app that only calls pays nothing for it. */
+export async function* readAnthropicStream(
+  response: Response,
+  signal: AbortSignal | undefined,
+  context: ErrorContext,
+): AsyncGenerator<ChatResponse, void, undefined> {
+  const reader = new AnthropicStreamReader(context)
+  for await (const event of serverSentEvents(response, signal, context)) yield* reader.read(event)
+  yield reader.finish()
 }

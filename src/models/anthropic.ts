@@ -1,8 +1,7 @@
 import type { ChatModel, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
-import { postJson, readJson, serverSentEvents } from './http'
+import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
-import { AnthropicStreamReader } from './anthropic-stream'
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */
@@ -40,10 +39,12 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context)
-    const reader = new AnthropicStreamReader(this.#context)
-    for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
-    yield reader.finish()
+    // The stream reader loads while the request is on its way.
+    const [response, { readAnthropicStream }] = await Promise.all([
+      postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context),
+      import('./anthropic-stream'),
+    ])
+    yield* readAnthropicStream(response, signal, this.#context)
   }
 
   #body(prompt: Prompt, stream: boolean): Record<string, unknown> {

@@ -1,6 +1,5 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { abortError, isAbortError } from '../core'
-import { httpError, networkError, streamError, type ErrorContext } from './errors'
+import { networkError, streamError, type ErrorContext } from './errors'
 
 export interface HttpOptions {
   fetch?: typeof fetch | undefined
@@ -28,7 +27,11 @@ export async function postJson(
     if (options.signal?.aborted || isAbortError(error)) throw abortError(options.signal)
     throw networkError(error, url, context)
   }
-  if (!response.ok) throw await httpError(response, context)
+  if (!response.ok) {
+    // Loaded only when a request fails: most apps never pay for reading error bodies.
+    const { httpError } = await import('./http-error')
+    throw await httpError(response, context)
+  }
   return response
 }
 
@@ -49,45 +52,5 @@ export async function readJson<T>(
     return JSON.parse(text) as T
   } catch {
     throw streamError(`the answer is not JSON: ${text.slice(0, 120)}`, context)
-  }
-}
-
-/**
- * The server-sent events of a response body, decoded as UTF-8 across chunk boundaries. A read
- * that fails (a reset connection) becomes a ChatModelError; aborting cancels the body.
- */
-export async function* serverSentEvents(
-  response: Response,
-  signal: AbortSignal | undefined,
-  context: ErrorContext,
-): AsyncGenerator<EventSourceMessage> {
-  if (!response.body) return
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  const events: EventSourceMessage[] = []
-  const parser = createParser({ onEvent: (event) => events.push(event) })
-  const cancel = () => void reader.cancel().catch(() => {})
-  signal?.addEventListener('abort', cancel, { once: true })
-  try {
-    for (;;) {
-      let read: ReadableStreamReadResult<Uint8Array>
-      try {
-        read = await reader.read()
-      } catch (error) {
-        if (signal?.aborted) throw abortError(signal)
-        throw networkError(error, response.url || context.label, context)
-      }
-      if (signal?.aborted) throw abortError(signal)
-      if (read.done) {
-        parser.feed(decoder.decode() + '\n\n')
-        yield* events.splice(0)
-        return
-      }
-      parser.feed(decoder.decode(read.value, { stream: true }))
-      if (events.length > 0) yield* events.splice(0)
-    }
-  } finally {
-    signal?.removeEventListener('abort', cancel)
-    cancel()
   }
 }

@@ -1,6 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ChatResponse, Usage } from '../core'
-import { parseProviderError, streamError, type ErrorContext } from './errors'
+import { streamError, type ErrorContext } from './errors'
+import { parseProviderError } from './http-error'
+import { serverSentEvents } from './sse'
 import { toToolCall, toUsage, type OpenAIToolCall, type OpenAIUsage } from './openai-mapping'
 
 interface Chunk {
@@ -150,4 +152,15 @@ export class OpenAIStreamReader {
 
 function textChunk(text: string): ChatResponse {
   return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+}
+
+/** The chunks of a streamed response. Loaded with the first stream, so an app that only calls pays nothing for it. */
+export async function* readOpenAIStream(
+  response: Response,
+  signal: AbortSignal | undefined,
+  context: ErrorContext,
+): AsyncGenerator<ChatResponse, void, undefined> {
+  const reader = new OpenAIStreamReader(context)
+  for await (const event of serverSentEvents(response, signal, context)) yield* reader.read(event)
+  yield reader.finish()
 }

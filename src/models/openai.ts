@@ -1,8 +1,7 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
-import { postJson, readJson, serverSentEvents } from './http'
+import { postJson, readJson } from './http'
 import { fromOpenAICompletion, toOpenAIRequest, type OpenAICompletion } from './openai-mapping'
-import { OpenAIStreamReader } from './openai-stream'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -41,10 +40,12 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context)
-    const reader = new OpenAIStreamReader(this.#context)
-    for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
-    yield reader.finish()
+    // The stream reader loads while the request is on its way.
+    const [response, { readOpenAIStream }] = await Promise.all([
+      postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context),
+      import('./openai-stream'),
+    ])
+    yield* readOpenAIStream(response, signal, this.#context)
   }
 
   #body(prompt: Prompt, stream: boolean): Record<string, unknown> {

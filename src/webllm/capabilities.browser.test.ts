@@ -12,7 +12,7 @@ describe('WebLLM capability check without a GPU', () => {
   })
 
   it('refuses to load a model, before downloading anything', async () => {
-    await expect(WebLLMChatModel.create({ model: 'Qwen3-0.6B-q4f16_1-MLC' })).rejects.toMatchObject({
+    await expect(WebLLMChatModel.create({ model: 'Qwen3-0.6B-q4f16_1-MLC', worker: false })).rejects.toMatchObject({
       name: 'ChatModelError',
       provider: 'webllm',
       code: 'no-adapter',

@@ -1,4 +1,5 @@
 import type { AppConfig } from '@mlc-ai/web-llm'
+import { loadWebLLM } from './runtime'
 
 export interface WebLLMModelInfo {
   id: string
@@ -11,7 +12,7 @@ export interface WebLLMModelInfo {
 
 /** WebLLM's prebuilt chat models, smallest first (loads the runtime, dynamically). */
 export async function listModels(): Promise<WebLLMModelInfo[]> {
-  const webllm = await import('@mlc-ai/web-llm')
+  const webllm = await loadWebLLM()
   return webllm.prebuiltAppConfig.model_list
     .filter((record) => (record.model_type ?? 0) === 0)
     .map((record) => ({
@@ -25,12 +26,12 @@ export async function listModels(): Promise<WebLLMModelInfo[]> {
 
 /** Whether the model's weights are already in the browser cache. */
 export async function isModelCached(modelId: string, appConfig?: AppConfig): Promise<boolean> {
-  const webllm = await import('@mlc-ai/web-llm')
+  const webllm = await loadWebLLM()
   return webllm.hasModelInCache(modelId, appConfig ?? webllm.prebuiltAppConfig)
 }
 
 /** Removes the model's weights, config and library from the browser cache. */
 export async function deleteCachedModel(modelId: string, appConfig?: AppConfig): Promise<void> {
-  const webllm = await import('@mlc-ai/web-llm')
+  const webllm = await loadWebLLM()
   await webllm.deleteModelAllInfoInCache(modelId, appConfig ?? webllm.prebuiltAppConfig)
 }

@@ -5,12 +5,20 @@ import { webllmError } from './errors'
 import { WebLLMChatModel, defaultToolStrategy } from './model'
 import { ChatModelError } from '../models'
 import { toProgress, type LoadProgress } from './progress'
+import { loadWebLLM } from './runtime'
+
+/** The line that gives the engine its own thread; the app's bundler builds the worker with the app's WebLLM. */
+const WORKER_LINE = "new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })"
 
 export interface WebLLMCreateOptions {
   /** A WebLLM model id; the q4f32 variant of a q4f16 model is used when the GPU lacks shader-f16. */
   model: string
-  /** A Web Worker (default: the package's own worker), your own Worker, or false for the main thread. */
-  worker?: boolean | Worker
+  /**
+   * The Web Worker the engine runs in, created by your bundler:
+   * `new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })`;
+   * or false to run it on the main thread (decoding then blocks the page). Needed unless `engine` is given.
+   */
+  worker?: Worker | false
   /** An engine you already have; nothing is loaded then. */
   engine?: WebLLMEngine
   toolStrategy?: ToolStrategy
@@ -30,9 +38,15 @@ export async function createWebLLMChatModel(options: WebLLMCreateOptions): Promi
       ...(options.toolStrategy ? { toolStrategy: options.toolStrategy } : {}),
     })
   }
+  if (options.worker === undefined) {
+    throw new ChatModelError(
+      `WebLLMChatModel.create() needs a worker: pass worker: ${WORKER_LINE} (your bundler builds it with your own @mlc-ai/web-llm), or worker: false to run the model on the main thread.`,
+      { provider: 'webllm', code: 'worker-missing', retryable: false },
+    )
+  }
   const report = await checkWebGPU()
   if (!report.ok) throw unavailable(report)
-  const webllm = await import('@mlc-ai/web-llm')
+  const webllm = await loadWebLLM()
   const appConfig = options.appConfig ?? webllm.prebuiltAppConfig
   const model = modelVariantFor(
     options.model,
@@ -50,11 +64,7 @@ export async function createWebLLMChatModel(options: WebLLMCreateOptions): Promi
     if (options.worker === false) {
       engine = await webllm.CreateMLCEngine(model, engineConfig)
     } else {
-      const worker =
-        options.worker instanceof Worker
-          ? options.worker
-          : new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
-      engine = await webllm.CreateWebWorkerMLCEngine(worker, model, engineConfig)
+      engine = await webllm.CreateWebWorkerMLCEngine(options.worker, model, engineConfig)
     }
   } catch (error) {
     throw webllmError(error, model)

@@ -1,4 +1,6 @@
-// The Web Worker that runs a WebLLM engine off the main thread: WebLLM's own handler, nothing more.
+// advisor-chain/webllm/worker: the Web Worker that runs a WebLLM engine off the main thread, with
+// WebLLM's own handler. The app's bundler builds it from the app's @mlc-ai/web-llm:
+//   new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })
 import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm'
 
 const handler = new WebWorkerMLCEngineHandler()

@@ -1,0 +1,24 @@
+/**
+ * An async iterator whose implementation is loaded by its first call, so code that only a stream
+ * needs ships to the apps that stream, in a chunk of its own. Once loaded, every call goes
+ * straight to the loaded iterator: a chunk costs no more than before.
+ */
+export function lazyIterator<T>(load: () => Promise<AsyncIterator<T>>): AsyncIterableIterator<T> {
+  let loading: Promise<AsyncIterator<T>> | undefined
+  let loaded: AsyncIterator<T> | undefined
+  const ready = () => (loading ??= load().then((iterator) => (loaded = iterator)))
+  return {
+    [Symbol.asyncIterator]() {
+      return this
+    },
+    next() {
+      return loaded ? loaded.next() : ready().then((iterator) => iterator.next())
+    },
+    // Also before the first chunk: the loaded iterator decides what stopping early means.
+    return(value?: unknown) {
+      const stop = (iterator: AsyncIterator<T>) =>
+        iterator.return?.(value) ?? Promise.resolve({ done: true as const, value: undefined })
+      return loaded ? stop(loaded) : ready().then(stop)
+    },
+  }
+}
