@@ -111,8 +111,9 @@ export function toUsage(raw: unknown): Usage | undefined {
     completionTokens += reasoningTokens
   const result: Usage = { promptTokens, completionTokens, totalTokens: total ?? promptTokens + completionTokens }
   if (reasoningTokens !== undefined) result.reasoningTokens = reasoningTokens
-  // OpenAI names cached prompt tokens in the details; DeepSeek at the top.
-  const cached = count(promptDetails['cached_tokens']) ?? count(raw['prompt_cache_hit_tokens'])
+  // OpenAI names cached prompt tokens in the details; DeepSeek and Moonshot at the top.
+  const cached =
+    count(promptDetails['cached_tokens']) ?? count(raw['prompt_cache_hit_tokens']) ?? count(raw['cached_tokens'])
   if (cached !== undefined) result.cacheReadTokens = cached
   return result
 }

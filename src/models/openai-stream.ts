@@ -12,6 +12,7 @@ import {
 import {
   firstNonEmpty,
   invalidResponse,
+  isWireObject,
   objectAt,
   optionalArray,
   optionalIndex,
@@ -69,12 +70,15 @@ export class OpenAIStreamReader {
       throw this.#inBandError(chunk['error'] ?? chunk)
     this.#id = firstNonEmpty(this.#id, chunk['id'])
     this.#model = firstNonEmpty(this.#model, chunk['model'])
-    this.#usage = toUsage(chunk['usage']) ?? this.#usage
+    // Groq has sent usage under `x_groq`, Moonshot inside the choice.
+    const groq = isWireObject(chunk['x_groq']) ? chunk['x_groq'] : {}
+    this.#usage = toUsage(chunk['usage']) ?? toUsage(groq['usage']) ?? this.#usage
     const out: ChatResponse[] = []
     optionalArray(chunk['choices'], 'choices', this.context).forEach((entry, position) => {
       const path = `choices[${position}]`
       const choice = objectAt(entry, path, this.context)
       if ((optionalIndex(choice['index'], `${path}.index`, this.context) ?? 0) !== 0) return
+      this.#usage = toUsage(choice['usage']) ?? this.#usage
       this.#finishReason =
         optionalString(choice['finish_reason'], `${path}.finish_reason`, this.context) ?? this.#finishReason
       const delta = optionalObject(choice['delta'], `${path}.delta`, this.context) ?? {}
