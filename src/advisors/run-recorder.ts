@@ -88,6 +88,8 @@ export class RunRecorder {
       index,
       text: this.#chunkText(generation?.output.text ?? ''),
     }
+    const reasoning = generation?.output.reasoning
+    if (reasoning) body.reasoning = this.redactor.text(reasoning)
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
@@ -106,6 +108,7 @@ export class RunRecorder {
     this.emit(round, {
       type: 'model-response',
       text: this.redactor.text(generation?.output.text ?? ''),
+      ...(generation?.output.reasoning ? { reasoning: this.redactor.text(generation.output.reasoning) } : {}),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.#toolCall(call)),
       ...(generation?.metadata.finishReason ? { finishReason: generation.metadata.finishReason } : {}),
       ...(usage ? { usage } : {}),
@@ -252,6 +255,7 @@ export class RunRecorder {
           role: 'assistant',
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
+          ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
           ...metadata,
         }
       default:

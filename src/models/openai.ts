@@ -1,4 +1,5 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
+import { labelOf } from './base-url'
 import type { ErrorContext } from './errors'
 import { postJson, readJson, serverSentEvents } from './http'
 import { fromOpenAICompletion, toOpenAIRequest } from './openai-mapping'
@@ -56,14 +57,5 @@ export class OpenAIChatModel implements ChatModel {
     const headers: Record<string, string> = { ...this.#options.headers }
     if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`
     return { fetch: this.#options.fetch, headers, signal }
-  }
-}
-
-function labelOf(baseURL: string): string {
-  try {
-    const host = new URL(baseURL).host
-    return host === 'api.openai.com' ? 'OpenAI' : host
-  } catch {
-    return baseURL
   }
 }

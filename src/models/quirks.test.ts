@@ -7,7 +7,9 @@ import { AnthropicChatModel } from './anthropic'
 import type { ChatModelError } from './errors'
 import { OpenAIChatModel } from './openai'
 import { MAX_STREAMED_TOOL_CALLS } from './openai-stream'
-import { fakeFetch, quirk, quirksOf, randomCuts, responseOf, seededRandom, type Recording } from './testing/fixtures'
+import { fakeFetch, randomCuts, responseOf, seededRandom, written, writtenOf, type Recording } from './testing/fixtures'
+
+const quirk = (file: string) => written('quirks', file)
 
 // What servers other than our recorded ones send: one written fixture per quirk (see __fixtures__/quirks/README.md).
 
@@ -58,7 +60,7 @@ function openAIAnswer(text: string): Response {
 }
 
 describe('every quirk fixture reads the same whole and cut at random bytes', () => {
-  for (const file of quirksOf('.sse')) {
+  for (const file of writtenOf('quirks', '.sse')) {
     it(`${file}: ${CUTS_PER_FILE} random splits give what the whole body gives`, async () => {
       const recorded = quirk(file)
       const whole = await outcome(file, recorded, [])

@@ -72,6 +72,8 @@ export type TraceEventBody =
       /** Position of the chunk in this model response, from 0. */
       index: number
       text: string
+      /** A delta of what the model thought before answering. */
+      reasoning?: string
       toolCalls?: ToolCall[]
       finishReason?: string
       usage?: Usage
@@ -79,6 +81,8 @@ export type TraceEventBody =
   | {
       type: 'model-response'
       text: string
+      /** What the model thought before answering (reasoning, thinking), kept apart from the text. */
+      reasoning?: string
       toolCalls: ToolCall[]
       finishReason?: string
       usage?: Usage

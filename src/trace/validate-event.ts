@@ -78,6 +78,7 @@ const usage = object({
   promptTokens: count,
   completionTokens: count,
   totalTokens: count,
+  reasoningTokens: optional(count),
   cacheReadTokens: optional(count),
   cacheWriteTokens: optional(count),
 })
@@ -91,7 +92,13 @@ const message: Check = (value, path) => {
     case 'user':
       return object({ role: oneOf(role), text: str, metadata })(value, path)
     case 'assistant':
-      return object({ role: oneOf('assistant'), text: str, toolCalls: list(toolCall), metadata })(value, path)
+      return object({
+        role: oneOf('assistant'),
+        text: str,
+        toolCalls: list(toolCall),
+        reasoning: optional(str),
+        metadata,
+      })(value, path)
     case 'tool':
       return object({
         role: oneOf('tool'),
@@ -159,12 +166,14 @@ const bodies: Record<TraceEvent['type'], Shape> = {
   'model-chunk': {
     index: count,
     text: str,
+    reasoning: optional(str),
     toolCalls: optional(list(toolCall)),
     finishReason: optional(str),
     usage: optional(usage),
   },
   'model-response': {
     text: str,
+    reasoning: optional(str),
     toolCalls: list(toolCall),
     finishReason: optional(str),
     usage: optional(usage),

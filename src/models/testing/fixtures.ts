@@ -39,16 +39,17 @@ export function recording(file: string): Recording {
   return { file, status: entry.response.status, headers, body }
 }
 
-const quirksRoot = join(import.meta.dirname, '..', '__fixtures__', 'quirks')
+/** Fixtures written by hand in a documented shape (see each folder's README), not recorded. */
+export type WrittenFolder = 'quirks' | 'responses'
 
-/** A written fixture of one server's quirk (see `__fixtures__/quirks/README.md`), served with status 200. */
-export function quirk(file: string): Recording {
+export function written(folder: WrittenFolder, file: string, status = 200): Recording {
   const type = file.endsWith('.json') ? 'application/json' : 'text/event-stream'
-  return { file, status: 200, headers: { 'content-type': type }, body: readFileSync(join(quirksRoot, file)) }
+  const body = readFileSync(join(root, '..', folder, file))
+  return { file, status, headers: { 'content-type': type }, body }
 }
 
-export function quirksOf(suffix: string): string[] {
-  return readdirSync(quirksRoot)
+export function writtenOf(folder: WrittenFolder, suffix: string): string[] {
+  return readdirSync(join(root, '..', folder))
     .filter((file) => file.endsWith(suffix))
     .sort()
 }
