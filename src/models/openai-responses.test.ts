@@ -229,7 +229,10 @@ describe('OpenAIResponsesChatModel in the tool loop', () => {
       'function_call',
       'function_call_output',
     ])
-    expect(input[1]).toMatchObject({ id: 'rs_68d1a2ab12c08190d4e5f6a7b8c9d0e1', encrypted_content: expect.any(String) })
+    expect(input[1]).toMatchObject({
+      id: 'rs_68d1a2ab12c08190d4e5f6a7b8c9d0e1',
+      encrypted_content: expect.stringMatching(/^gAAAA/) as string,
+    })
     expect(input[2]).toEqual({
       type: 'function_call',
       id: 'fc_68d1a2b5e3f48190e5f6a7b8c9d0e1f2',
