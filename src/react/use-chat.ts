@@ -8,7 +8,7 @@ import {
   type Message,
   type TraceEvent,
 } from '..'
-import { toViews, viewId, withEvent, type ChatMessageView } from './chat-view'
+import { joined, toViews, viewId, withEvent, type ChatMessageView } from './chat-view'
 
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
 
@@ -126,6 +126,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       setError(undefined)
       setStatus('streaming')
       // Tool rounds as the loop runs them: an observer inside the loop reports each execution.
+      let round = 0
       const watcher = new ObserverAdvisor({
         name: 'useChat',
         chunks: false,
@@ -134,6 +135,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
           emit: (event: TraceEvent) => {
             if (controller.signal.aborted) return
             if (event.type === 'tool-start') setStatus('running-tools')
+            if (event.type === 'round-start') round = event.round
             if (event.type === 'round-start' && event.round > 1) {
               setStatus('streaming')
               // Text of a later round starts a new paragraph, not the end of the last word.
@@ -155,7 +157,21 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       if (configure) spec = configure(spec)
       let reply = ''
       try {
-        for await (const delta of spec.stream().content()) {
+        let reasoningRound = 0
+        for await (const chunk of spec.stream().chatResponse()) {
+          const output = chunk.results[0]?.output
+          const delta = output?.text ?? ''
+          const reasoning = output?.reasoning ?? ''
+          if (reasoning) {
+            // A new round's reasoning is a new paragraph, the same round's deltas run on.
+            const fresh = reasoningRound !== round
+            reasoningRound = round
+            update((bubble) => ({
+              ...bubble,
+              reasoning: fresh ? joined(bubble.reasoning, reasoning) : (bubble.reasoning ?? '') + reasoning,
+            }))
+          }
+          if (!delta) continue
           reply += delta
           update((bubble) => ({ ...bubble, text: bubble.text + delta }))
         }
