@@ -185,6 +185,21 @@ describe('OpenAI-compatible servers', () => {
     })
   })
 
+  it('maps a called refusal to content_filter with the refusal text in metadata (OpenAI)', async () => {
+    const body = {
+      id: 'r',
+      model: 'm',
+      choices: [{ message: { content: null, refusal: 'No.' }, finish_reason: 'stop' }],
+    }
+    const response = await modelFor('refusal.json', Response.json(body)).call(prompt)
+    expect(response.results[0]!.output.text).toBe('')
+    expect(response.results[0]!.metadata).toEqual({
+      finishReason: 'content_filter',
+      refusal: 'No.',
+      providerFinishReason: 'stop',
+    })
+  })
+
   it('reads the reasoning field (Ollama /v1)', async () => {
     const chunks = await streamed('ollama-v1-reasoning.sse')
     expect([textOf(chunks), reasoningOf(chunks)]).toEqual(['Hi!', 'User greets; reply kindly.'])
@@ -235,6 +250,16 @@ describe('Anthropic streams', () => {
       finishReason: 'content_filter',
       stopReason: 'refusal',
       refusal: "I can't help with that request.",
+    })
+  })
+
+  it('maps a called stop_reason refusal to content_filter with the refusal text in metadata', async () => {
+    const body = { id: 'msg', content: [{ type: 'text', text: 'I will not.' }], stop_reason: 'refusal' }
+    const response = await modelFor('anthropic-refusal.json', Response.json(body)).call(prompt)
+    expect(response.results[0]!.metadata).toEqual({
+      finishReason: 'content_filter',
+      stopReason: 'refusal',
+      refusal: 'I will not.',
     })
   })
 
