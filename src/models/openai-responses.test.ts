@@ -15,7 +15,17 @@ import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
 import type { ChatModelError } from './errors'
 import { OpenAIResponsesChatModel } from './openai-responses'
-import { fakeFetch, randomCuts, responseOf, seededRandom, written, writtenOf } from './testing/fixtures'
+import {
+  fakeFetch,
+  randomCuts,
+  recording,
+  recordingsOf,
+  responseOf,
+  seededRandom,
+  written,
+  writtenOf,
+  type Recording,
+} from './testing/fixtures'
 
 const prompt: Prompt = { messages: [userMessage('hi')], options: {} }
 const KEY = 'sk-test-responses-0123456789'
@@ -197,9 +207,16 @@ describe('OpenAIResponsesChatModel responses', () => {
     })
   })
 
-  for (const file of writtenOf('responses', '.sse')) {
+  const streams: Array<[string, () => Recording]> = [
+    ...writtenOf('responses', '.sse').map((file): [string, () => Recording] => [file, () => fixture(file)]),
+    ...recordingsOf(['openai-responses/'], '.sse').map((file): [string, () => Recording] => [
+      file,
+      () => recording(file),
+    ]),
+  ]
+  for (const [file, load] of streams) {
     it(`${file}: 100 random byte cuts give what the whole body gives`, async () => {
-      const recorded = fixture(file)
+      const recorded = load()
       const read = async (cuts: number[]): Promise<ChatResponse[] | string> => {
         const { fetch } = fakeFetch(responseOf(recorded, cuts))
         return collect(new OpenAIResponsesChatModel({ model: 'm', fetch }).stream(prompt)).catch(String)
@@ -209,6 +226,86 @@ describe('OpenAIResponsesChatModel responses', () => {
       for (let i = 0; i < 100; i++) expect(await read(randomCuts(next, recorded.body.length))).toEqual(whole)
     })
   }
+})
+
+describe('OpenAIResponsesChatModel against recorded OpenAI streams', () => {
+  const replayed = (...files: string[]) => {
+    const { fetch, calls } = fakeFetch(...files.map((file) => responseOf(recording(file))))
+    return { model: new OpenAIResponsesChatModel({ model: 'gpt-5', fetch }), calls }
+  }
+
+  it('streams a gpt-5 reasoning summary as reasoning deltas, its parts a paragraph apart, then the answer', async () => {
+    const chunks = await collect(replayed('openai-responses/stream-reasoning-summary.sse').model.stream(prompt))
+    const response = aggregateChunks(chunks)
+    const output = response.results[0]!.output
+    expect(output.text).toBe('3')
+    expect(output.reasoning).toMatch(/^\*\*Exploring prime numbers\*\*\n\nI need to find prime numbers/)
+    expect(output.reasoning!.split('\n\n**')).toHaveLength(3)
+    expect(output.reasoning).toMatch(/finalizing my answer as "3\."$/)
+    expect(chunks.filter((chunk) => chunk.results[0]!.output.reasoning).length).toBeGreaterThan(300)
+    expect(response.metadata.usage).toEqual({
+      promptTokens: 32,
+      completionTokens: 839,
+      totalTokens: 871,
+      reasoningTokens: 832,
+      cacheReadTokens: 0,
+    })
+  })
+
+  it('sends the recorded reasoning item and message back as the next request did', async () => {
+    const { model: responses, calls } = replayed(
+      'openai-responses/stream-reasoning-summary.sse',
+      'openai-responses/stream-after-reasoning.sse',
+    )
+    const first = aggregateChunks(await collect(responses.stream(prompt)))
+    await collect(
+      responses.stream({ messages: [userMessage('hi'), first.results[0]!.output, userMessage('Which?')], options: {} }),
+    )
+    const input = calls[1]!.body['input'] as Array<Record<string, unknown>>
+    expect(input.map((item) => item['type'] ?? item['role'])).toEqual(['user', 'reasoning', 'message', 'user'])
+    expect(input[1]).toMatchObject({ type: 'reasoning', id: 'rs_0a1097cbfef27a8c00696afa2459008196a08a4261aba00f56' })
+    expect(input[2]).toEqual({
+      type: 'message',
+      role: 'assistant',
+      id: 'msg_0a1097cbfef27a8c00696afa33407081969902b1b1da52f678',
+      status: 'completed',
+      content: [{ type: 'output_text', text: '3', annotations: [] }],
+    })
+  })
+
+  it('runs the tool loop over recorded parallel function calls and the recorded answer', async () => {
+    const { model: responses, calls } = replayed(
+      'openai-responses/stream-parallel-function-calls.sse',
+      'openai-responses/stream-after-function-calls.sse',
+    )
+    const secrets: Record<string, string> = { mellon: 'Welcome to Moria!', radiance: 'Life before Death' }
+    const secretTool = defineTool({
+      name: 'secret_retrieval_tool',
+      description: 'A tool that requires a password to retrieve a secret.',
+      inputSchema: { type: 'object', properties: { password: { type: 'string' } }, required: ['password'] } as const,
+      execute: ({ password }) => secrets[password] ?? 'no secret',
+    })
+    const client = ChatClient.builder(responses).defaultTools(secretTool).build()
+    const answer = (await collect(client.prompt('Secrets for mellon and radiance?').stream().content())).join('')
+    expect(answer).toContain('Welcome to Moria!')
+    const input = calls[1]!.body['input'] as Array<Record<string, unknown>>
+    expect(input.slice(1)).toEqual([
+      {
+        type: 'function_call',
+        call_id: 'call_sKC7OABqf2A2PTLCm0CLeRWV',
+        name: 'secret_retrieval_tool',
+        arguments: '{"password":"mellon"}',
+      },
+      {
+        type: 'function_call',
+        call_id: 'call_OdR3s3xop0vtgkDyWRMLafuH',
+        name: 'secret_retrieval_tool',
+        arguments: '{"password":"radiance"}',
+      },
+      { type: 'function_call_output', call_id: 'call_sKC7OABqf2A2PTLCm0CLeRWV', output: 'Welcome to Moria!' },
+      { type: 'function_call_output', call_id: 'call_OdR3s3xop0vtgkDyWRMLafuH', output: 'Life before Death' },
+    ])
+  })
 })
 
 describe('OpenAIResponsesChatModel in the tool loop', () => {
