@@ -226,6 +226,16 @@ describe('devtools store, from hand-written events', () => {
     expect(model.streamed).not.toContain('step')
   })
 
+  it('counts a reasoning chunk as the first token of a thinking model', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ t0: 1000 })) {
+      const first = event.type === 'model-chunk' && event.round === 2 && event.index === 0
+      store.emit(first ? { ...event, text: '', reasoning: 'thinking', t: event.t - 5 } : event)
+    }
+    const model = store.runs()[0]!.rounds[1]!.model!
+    expect(model.firstToken).toBe(1205)
+  })
+
   it('derives round figures: the round spans its tools, model time apart from tool time, TTFT and tokens/s', () => {
     const store = createDevtoolsStore()
     for (const event of sampleRun({ t0: 1000, parallel: 2 })) store.emit(event)

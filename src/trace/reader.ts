@@ -240,7 +240,7 @@ function apply(state: RunState, event: TraceEvent): void {
       model.streamed += event.text
       if (event.reasoning) model.streamedReasoning += event.reasoning
       if (
-        (event.text !== '' || event.toolCalls?.length) &&
+        (event.text !== '' || event.reasoning || event.toolCalls?.length) &&
         (model.firstToken === undefined || event.t < model.firstToken)
       )
         model.firstToken = event.t
