@@ -133,6 +133,12 @@ export function Chat({
 function Bubble({ message }: { message: ChatMessageView }) {
   return (
     <article className={`bubble ${message.role}`} data-testid={`message-${message.role}`}>
+      {message.reasoning && (
+        <details className="reasoning" data-testid="message-reasoning">
+          <summary>{message.pending && !message.text ? 'Thinking…' : 'Thought'}</summary>
+          <div className="text">{message.reasoning}</div>
+        </details>
+      )}
       {message.toolCalls.map((call) => (
         <details key={call.id} className={`tool-call ${call.status}`} data-testid="tool-call">
           <summary>
@@ -147,7 +153,7 @@ function Bubble({ message }: { message: ChatMessageView }) {
         </details>
       ))}
       {message.text && <div className="text">{message.text}</div>}
-      {message.pending && !message.text && message.toolCalls.length === 0 && (
+      {message.pending && !message.text && !message.reasoning && message.toolCalls.length === 0 && (
         <div className="typing" aria-label="Waiting for the answer" />
       )}
       {message.problem && <div className="problem">{message.problem}</div>}

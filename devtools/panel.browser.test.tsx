@@ -65,6 +65,29 @@ describe('the devtools panel in a page', () => {
     expect(shadow.querySelector('marquee')).toBeNull()
   })
 
+  it('shows the reasoning of a round folded above its answer, apart from the text', async () => {
+    const store = createDevtoolsStore()
+    const thought = 'The user asks the time; the tool said 12:00.'
+    for (const event of sampleRun({ answer: 'It is noon.' }))
+      store.emit(
+        event.type === 'model-response' && event.toolCalls.length === 0 ? { ...event, reasoning: thought } : event,
+      )
+    store.flush()
+    const shadow = shadowOf(await render(<AdvisorDevtoolsPanel store={store} />))
+    const response = [...shadow.querySelectorAll<HTMLElement>('[role="tab"]')].find(
+      (tab) => tab.textContent === 'Response',
+    )
+    await act(async () => response!.click())
+    const reasoning = shadow.querySelector<HTMLDetailsElement>(
+      '[data-testid="inspector"] [data-testid="message-reasoning"]',
+    )
+    expect(reasoning?.textContent).toContain(thought)
+    expect(reasoning?.open).toBe(false)
+    expect(shadow.querySelector('[data-testid="inspector"] .message-text:not(.reasoning *)')!.textContent).toBe(
+      'It is noon.',
+    )
+  })
+
   it('keeps the host page when the panel itself throws while rendering', async () => {
     const store = filled()
     store.runs = () => {

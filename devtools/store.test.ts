@@ -214,6 +214,28 @@ describe('devtools store, from hand-written events', () => {
     expect(second!.model!.response!.text).toBe('It is 12:00 in UTC.')
   })
 
+  it('keeps streamed reasoning apart from the streamed text of a round', () => {
+    const store = createDevtoolsStore()
+    let thought = 0
+    for (const event of sampleRun({ t0: 1000 })) {
+      const withReasoning = event.type === 'model-chunk' && event.round === 2 && thought++ < 2
+      store.emit(withReasoning ? { ...event, reasoning: `step ${thought}. ` } : event)
+    }
+    const model = store.runs()[0]!.rounds[1]!.model!
+    expect(model.streamedReasoning).toBe('step 1. step 2. ')
+    expect(model.streamed).not.toContain('step')
+  })
+
+  it('counts a reasoning chunk as the first token of a thinking model', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ t0: 1000 })) {
+      const first = event.type === 'model-chunk' && event.round === 2 && event.index === 0
+      store.emit(first ? { ...event, text: '', reasoning: 'thinking', t: event.t - 5 } : event)
+    }
+    const model = store.runs()[0]!.rounds[1]!.model!
+    expect(model.firstToken).toBe(1205)
+  })
+
   it('derives round figures: the round spans its tools, model time apart from tool time, TTFT and tokens/s', () => {
     const store = createDevtoolsStore()
     for (const event of sampleRun({ t0: 1000, parallel: 2 })) store.emit(event)

@@ -161,6 +161,7 @@ export {
   type ToolApprovalOptions,
 } from './advisors'
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './models'
+export { OpenAIResponsesChatModel, type OpenAIResponsesChatModelOptions } from './models'
 export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions } from './models'
 export { ChatModelError, isRetryableStatus, retryAfterMs } from './models'
 export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors'

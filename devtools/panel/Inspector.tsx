@@ -130,13 +130,29 @@ export function Inspector({
         {tab === 'response' &&
           (model?.response ? (
             <Messages
-              messages={[{ role: 'assistant', text: model.response.text, toolCalls: model.response.toolCalls }]}
+              messages={[
+                {
+                  role: 'assistant',
+                  text: model.response.text,
+                  toolCalls: model.response.toolCalls,
+                  ...(model.response.reasoning ? { reasoning: model.response.reasoning } : {}),
+                },
+              ]}
               results={resultsOf(round)}
             />
-          ) : model && model.streamed !== '' && round.errors.length === 0 ? (
+          ) : model && (model.streamed !== '' || model.streamedReasoning !== '') && round.errors.length === 0 ? (
             <>
               <p className="muted">Streaming: {plural(model.chunks, 'chunk')} so far.</p>
-              <Messages messages={[{ role: 'assistant', text: model.streamed, toolCalls: [] }]} />
+              <Messages
+                messages={[
+                  {
+                    role: 'assistant',
+                    text: model.streamed,
+                    toolCalls: [],
+                    ...(model.streamedReasoning ? { reasoning: model.streamedReasoning } : {}),
+                  },
+                ]}
+              />
             </>
           ) : round.errors.length > 0 ? (
             <pre className="bad-text">

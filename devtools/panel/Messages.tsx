@@ -94,6 +94,7 @@ function MessageView({
           ))
         ) : (
           <>
+            {message.role === 'assistant' && message.reasoning && <Reasoning text={message.reasoning} />}
             {message.text !== '' && <div className="message-text">{message.text}</div>}
             {message.role === 'assistant' &&
               message.toolCalls.map((call) => <ToolCallView key={call.id} call={call} answer={answers.get(call.id)} />)}
@@ -101,6 +102,16 @@ function MessageView({
         )}
       </section>
     </li>
+  )
+}
+
+/** What the model thought before answering, folded so the answer stays in view. */
+function Reasoning({ text }: { text: string }) {
+  return (
+    <details className="reasoning" data-testid="message-reasoning">
+      <summary>Reasoning · {text.length.toLocaleString()} characters</summary>
+      <div className="message-text">{text}</div>
+    </details>
   )
 }
 

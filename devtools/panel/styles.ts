@@ -195,6 +195,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .message-head .change { margin-left: auto; font-weight: 700; }
 .change.added { color: var(--ok); } .change.removed { color: var(--bad); }
 .message-text { white-space: pre-wrap; overflow-wrap: anywhere; padding: 7px 10px; }
+.reasoning { margin: 0 10px; border-left: 2px dashed var(--model); padding-left: 8px; }
+.reasoning .message-text { color: var(--fg2); font-style: italic; padding: 4px 0 6px; }
 .fold { text-align: center; padding: 2px; }
 .call { margin: 8px 10px; border: 1px solid var(--line); border-left: 3px solid var(--tool); border-radius: 6px; padding: 6px 8px; background: var(--bg); }
 .call.bad { border-left-color: var(--bad); }

@@ -85,5 +85,6 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
 
 function hasContent(chunk: ChatResponse): boolean {
   const output = chunk.results[0]?.output
-  return !!output && (output.text !== '' || output.toolCalls.length > 0)
+  // A reasoning token is a generated token: a thinking model's first token is its first thought.
+  return !!output && (output.text !== '' || !!output.reasoning || output.toolCalls.length > 0)
 }

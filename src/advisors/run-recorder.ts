@@ -93,8 +93,10 @@ export class RunRecorder {
     const finishReason = generation?.metadata.finishReason
     if (index === 0) this.#streamedTail = ''
     const text = this.#chunkText(generation?.output.text ?? '')
-    if (!toolCalls?.length && !finishReason && !usage) return this.#chunks.add(round, index, text)
+    const reasoning = generation?.output.reasoning
+    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#chunks.add(round, index, text)
     const body: ChunkBody = { type: 'model-chunk', index, text }
+    if (reasoning) body.reasoning = this.redactor.text(reasoning)
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
@@ -114,6 +116,7 @@ export class RunRecorder {
     const body = {
       type: 'model-response',
       text: this.redactor.text(generation?.output.text ?? ''),
+      ...(generation?.output.reasoning ? { reasoning: this.redactor.text(generation.output.reasoning) } : {}),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.#toolCall(call)),
     } as TraceEventBody & { type: 'model-response' }
     if (finishReason) body.finishReason = finishReason
@@ -275,6 +278,7 @@ export class RunRecorder {
           role: 'assistant',
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
+          ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
         }
         break
       default:

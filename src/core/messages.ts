@@ -28,6 +28,8 @@ export interface AssistantMessage {
   role: 'assistant'
   text: string
   toolCalls: ToolCall[]
+  /** What the model thought before answering (reasoning, thinking); never part of `text`. In a stream chunk, a delta. */
+  reasoning?: string
   metadata?: Metadata
 }
 export interface ToolResponseMessage {
@@ -74,6 +76,7 @@ export function isMessage(value: unknown): value is Message {
     case 'assistant':
       return (
         isString(message['text']) &&
+        (message['reasoning'] === undefined || isString(message['reasoning'])) &&
         Array.isArray(message['toolCalls']) &&
         message['toolCalls'].every(
           (call: { id?: unknown; name?: unknown; arguments?: unknown } | null) =>

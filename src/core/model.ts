@@ -33,9 +33,14 @@ export interface Prompt {
 
 export interface Usage {
   promptTokens: number
+  /** Every generated token, reasoning tokens included. */
   completionTokens: number
   totalTokens: number
+  /** The part of `completionTokens` spent on reasoning, when the provider says. */
+  reasoningTokens?: number
+  /** The part of `promptTokens` read from the provider's prompt cache. */
   cacheReadTokens?: number
+  /** The part of `promptTokens` written to the provider's prompt cache. */
   cacheWriteTokens?: number
 }
 
@@ -96,9 +101,8 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   }
-  const cacheRead = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0)
-  const cacheWrite = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0)
-  if (a.cacheReadTokens !== undefined || b.cacheReadTokens !== undefined) sum.cacheReadTokens = cacheRead
-  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) sum.cacheWriteTokens = cacheWrite
+  for (const key of ['reasoningTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+    if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0)
+  }
   return sum
 }

@@ -3,13 +3,14 @@ import type { ChatResponse, ChatResponseMetadata, Generation, GenerationMetadata
 
 interface GenerationDraft {
   text: string
+  reasoning: string
   toolCalls: ToolCall[]
   metadata: GenerationMetadata
   messageMetadata: Record<string, unknown> | undefined
 }
 
 /**
- * Folds the chunks of one streamed model response into one ChatResponse: text deltas are joined,
+ * Folds the chunks of one streamed model response into one ChatResponse: text and reasoning deltas are joined,
  * tool calls collected, and later metadata (finish reason, usage) wins over earlier.
  */
 export class ChatResponseAggregator {
@@ -28,10 +29,11 @@ export class ChatResponseAggregator {
       const generation = results[i]!
       let draft = this.#drafts[i]
       if (!draft) {
-        draft = { text: '', toolCalls: [], metadata: {}, messageMetadata: undefined }
+        draft = { text: '', reasoning: '', toolCalls: [], metadata: {}, messageMetadata: undefined }
         this.#drafts[i] = draft
       }
       draft.text += generation.output.text
+      if (generation.output.reasoning) draft.reasoning += generation.output.reasoning
       const toolCalls = generation.output.toolCalls
       if (toolCalls.length > 0) draft.toolCalls.push(...toolCalls)
       mergeDefined(draft.metadata, generation.metadata)
@@ -48,6 +50,7 @@ export class ChatResponseAggregator {
         role: 'assistant',
         text: draft.text,
         toolCalls: draft.toolCalls,
+        ...(draft.reasoning ? { reasoning: draft.reasoning } : {}),
         ...(draft.messageMetadata ? { metadata: draft.messageMetadata } : {}),
       },
       metadata: draft.metadata,

@@ -1,4 +1,6 @@
 import type { Message, ToolCall, ChatOptions, ChatResponse, Usage } from '../core'
+import type { ErrorContext } from './errors'
+import { count, firstNonEmpty, isWireObject, objectAt, optionalArray, optionalString } from './wire'
 
 // Translation between our plain data and the Anthropic Messages wire format.
 
@@ -6,13 +8,6 @@ type Block = Record<string, unknown>
 interface Turn {
   role: 'user' | 'assistant'
   content: Block[]
-}
-
-export interface AnthropicUsage {
-  input_tokens?: number
-  output_tokens?: number
-  cache_read_input_tokens?: number | null
-  cache_creation_input_tokens?: number | null
 }
 
 /** System messages become the `system` text; tool results go in one user turn; same-role turns are merged. */
@@ -57,16 +52,31 @@ export function toAnthropicMessages(messages: readonly Message[]): { system: str
   return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: turns }
 }
 
-/** A thinking block with its signature must go back with the tool calls it led to. */
+/** Thinking blocks, signed (or redacted), exactly as Anthropic sent them: they go back unchanged. */
+export type ThinkingBlock =
+  { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string }
+
+/** Where an assistant message keeps the thinking blocks to send back with the tool calls they led to. */
+export const THINKING_BLOCKS = 'anthropicThinking'
+
+function thinkingBlocksOf(metadata: Record<string, unknown> | undefined): ThinkingBlock[] {
+  const blocks = metadata?.[THINKING_BLOCKS]
+  return Array.isArray(blocks) ? blocks.filter(isThinkingBlock) : []
+}
+
+function isThinkingBlock(value: unknown): value is ThinkingBlock {
+  if (!isWireObject(value)) return false
+  if (value['type'] === 'thinking')
+    return typeof value['thinking'] === 'string' && typeof value['signature'] === 'string'
+  return value['type'] === 'redacted_thinking' && typeof value['data'] === 'string'
+}
+
 function assistantBlocks(
   text: string,
   toolCalls: readonly ToolCall[],
   metadata: Record<string, unknown> | undefined,
 ): Block[] {
-  const blocks: Block[] = []
-  if (typeof metadata?.['thinking'] === 'string' && typeof metadata['thinkingSignature'] === 'string') {
-    blocks.push({ type: 'thinking', thinking: metadata['thinking'], signature: metadata['thinkingSignature'] })
-  }
+  const blocks: Block[] = thinkingBlocksOf(metadata).map((block) => ({ ...block }))
   if (text) blocks.push({ type: 'text', text })
   for (const call of toolCalls)
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) })
@@ -118,7 +128,7 @@ export function toAnthropicRequest(
 }
 
 /** Anthropic's stop reasons in the words the rest of the library uses; the original stays in metadata. */
-export function finishReasonOf(stopReason: string | null | undefined): string | undefined {
+export function finishReasonOf(stopReason: string | undefined): string | undefined {
   switch (stopReason) {
     case 'end_turn':
     case 'stop_sequence':
@@ -127,97 +137,118 @@ export function finishReasonOf(stopReason: string | null | undefined): string | 
       return 'tool_calls'
     case 'max_tokens':
       return 'length'
+    case 'refusal':
+      return 'content_filter'
     default:
-      return stopReason ?? undefined
+      return stopReason
   }
 }
 
-export function toUsage(usage: AnthropicUsage | undefined): Usage | undefined {
-  if (!usage || typeof usage.input_tokens !== 'number') return undefined
-  const cacheRead = usage.cache_read_input_tokens ?? 0
-  const cacheWrite = usage.cache_creation_input_tokens ?? 0
-  const promptTokens = usage.input_tokens + cacheRead + cacheWrite
-  const completionTokens = usage.output_tokens ?? 0
+export function toUsage(raw: unknown): Usage | undefined {
+  if (!isWireObject(raw)) return undefined
+  const input = count(raw['input_tokens'])
+  if (input === undefined) return undefined
+  const cacheRead = count(raw['cache_read_input_tokens'])
+  const cacheWrite = count(raw['cache_creation_input_tokens'])
+  const promptTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0)
+  const completionTokens = count(raw['output_tokens']) ?? 0
   return {
     promptTokens,
     completionTokens,
     totalTokens: promptTokens + completionTokens,
-    ...(usage.cache_read_input_tokens != null ? { cacheReadTokens: cacheRead } : {}),
-    ...(usage.cache_creation_input_tokens != null ? { cacheWriteTokens: cacheWrite } : {}),
+    ...(cacheRead !== undefined ? { cacheReadTokens: cacheRead } : {}),
+    ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
   }
 }
 
-interface AnthropicMessage {
-  id?: string
-  model?: string
-  content?: Array<{
-    type: string
-    text?: string
-    id?: string
-    name?: string
-    input?: unknown
-    thinking?: string
-    signature?: string
-  }>
-  stop_reason?: string | null
-  usage?: AnthropicUsage
-}
-
-export function fromAnthropicMessage(message: AnthropicMessage): ChatResponse {
+export function fromAnthropicMessage(body: unknown, context: ErrorContext): ChatResponse {
+  const message = objectAt(body, 'the body', context)
   let text = ''
-  let thinking = ''
-  let signature: string | undefined
+  let reasoning = ''
+  const thinking: ThinkingBlock[] = []
   const toolCalls: ToolCall[] = []
-  for (const block of message.content ?? []) {
-    if (block.type === 'text') text += block.text ?? ''
-    else if (block.type === 'thinking') {
-      thinking += block.thinking ?? ''
-      signature = block.signature ?? signature
-    } else if (block.type === 'tool_use') {
-      toolCalls.push({ id: block.id ?? '', name: block.name ?? '', arguments: JSON.stringify(block.input ?? {}) })
+  optionalArray(message['content'], 'content', context).forEach((entry, position) => {
+    const path = `content[${position}]`
+    const block = objectAt(entry, path, context)
+    switch (block['type']) {
+      case 'text':
+        text += optionalString(block['text'], `${path}.text`, context) ?? ''
+        break
+      case 'thinking': {
+        const words = optionalString(block['thinking'], `${path}.thinking`, context) ?? ''
+        reasoning += words
+        thinking.push({
+          type: 'thinking',
+          thinking: words,
+          signature: optionalString(block['signature'], `${path}.signature`, context) ?? '',
+        })
+        break
+      }
+      case 'redacted_thinking':
+        thinking.push({ type: 'redacted_thinking', data: optionalString(block['data'], `${path}.data`, context) ?? '' })
+        break
+      case 'tool_use':
+        toolCalls.push({
+          id: optionalString(block['id'], `${path}.id`, context) ?? '',
+          name: optionalString(block['name'], `${path}.name`, context) ?? '',
+          arguments: JSON.stringify(block['input'] ?? {}),
+        })
+        break
     }
-  }
-  return assembled({
-    text,
-    thinking,
-    signature,
-    toolCalls,
-    stopReason: message.stop_reason,
-    id: message.id,
-    model: message.model,
-    usage: toUsage(message.usage),
   })
+  return assembled(
+    {
+      text,
+      reasoning,
+      thinking,
+      toolCalls,
+      stopReason: optionalString(message['stop_reason'], 'stop_reason', context),
+    },
+    {
+      id: firstNonEmpty(undefined, message['id']),
+      model: firstNonEmpty(undefined, message['model']),
+      usage: toUsage(message['usage']),
+    },
+  )
 }
 
-/** One generation, with thinking on the message (so it survives in history) and the raw stop reason. */
-export function assembled(parts: {
-  text: string
-  thinking: string
-  signature: string | undefined
-  toolCalls: ToolCall[]
-  stopReason: string | null | undefined
-  id: string | undefined
-  model: string | undefined
-  usage: Usage | undefined
-}): ChatResponse {
-  const finishReason = finishReasonOf(parts.stopReason)
-  const messageMetadata = parts.thinking
-    ? { metadata: { thinking: parts.thinking, ...(parts.signature ? { thinkingSignature: parts.signature } : {}) } }
-    : {}
+/**
+ * One generation: reasoning on the message, the signed thinking blocks in its metadata (so they
+ * survive in history), the raw stop reason, and a refusal's text kept in the metadata.
+ */
+export function assembled(
+  answer: {
+    text: string
+    reasoning: string
+    thinking: ThinkingBlock[]
+    toolCalls: ToolCall[]
+    stopReason: string | undefined
+  },
+  response: { id: string | undefined; model: string | undefined; usage: Usage | undefined },
+  refusalText = answer.text,
+): ChatResponse {
+  const finishReason = finishReasonOf(answer.stopReason)
   return {
     results: [
       {
-        output: { role: 'assistant', text: parts.text, toolCalls: parts.toolCalls, ...messageMetadata },
+        output: {
+          role: 'assistant',
+          text: answer.text,
+          toolCalls: answer.toolCalls,
+          ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+          ...(answer.thinking.length > 0 ? { metadata: { [THINKING_BLOCKS]: answer.thinking } } : {}),
+        },
         metadata: {
           ...(finishReason ? { finishReason } : {}),
-          ...(parts.stopReason ? { stopReason: parts.stopReason } : {}),
+          ...(answer.stopReason ? { stopReason: answer.stopReason } : {}),
+          ...(answer.stopReason === 'refusal' && refusalText ? { refusal: refusalText } : {}),
         },
       },
     ],
     metadata: {
-      ...(parts.id ? { id: parts.id } : {}),
-      ...(parts.model ? { model: parts.model } : {}),
-      ...(parts.usage ? { usage: parts.usage } : {}),
+      ...(response.id ? { id: response.id } : {}),
+      ...(response.model ? { model: response.model } : {}),
+      ...(response.usage ? { usage: response.usage } : {}),
     },
   }
 }

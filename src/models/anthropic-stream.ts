@@ -3,79 +3,79 @@ import type { ToolCall, ChatResponse } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
-import { assembled, toUsage, type AnthropicUsage } from './anthropic-mapping'
-
-interface StreamEvent {
-  type?: string
-  index?: number
-  message?: { id?: string; model?: string; usage?: AnthropicUsage }
-  content_block?: { type?: string; id?: string; name?: string; input?: unknown; text?: string; thinking?: string }
-  delta?: {
-    type?: string
-    text?: string
-    partial_json?: string
-    thinking?: string
-    signature?: string
-    stop_reason?: string | null
-  }
-  usage?: AnthropicUsage
-  error?: unknown
-}
+import { assembled, toUsage, type ThinkingBlock } from './anthropic-mapping'
+import {
+  firstNonEmpty,
+  invalidResponse,
+  isWireObject,
+  objectAt,
+  optionalIndex,
+  optionalObject,
+  optionalString,
+  type WireObject,
+} from './wire'
 
 interface Block {
   type: string
   id?: string | undefined
   name?: string | undefined
   json: string
+  thinking: string
+  signature: string
+  data: string
 }
 
+/** More content blocks than this in one message is a broken or hostile stream. */
+export const MAX_CONTENT_BLOCKS = 256
+
 /**
- * Turns Messages API stream events into ChatResponse chunks: text deltas live; tool calls from
- * their `input_json_delta` fragments and thinking kept aside, both delivered in the last chunk.
+ * Turns Messages API stream events into ChatResponse chunks: text and thinking deltas live; tool
+ * calls from their `input_json_delta` fragments and the signed thinking blocks in the last chunk.
  */
 export class AnthropicStreamReader {
   readonly #blocks = new Map<number, Block>()
+  #started = false
   #id: string | undefined
   #model: string | undefined
-  #usage: AnthropicUsage = {}
-  #stopReason: string | null | undefined
-  #thinking = ''
-  #signature: string | undefined
+  #usage: WireObject = {}
+  #stopReason: string | undefined
+  #text = ''
   #done = false
 
   constructor(private readonly context: ErrorContext) {}
 
   read(message: EventSourceMessage): ChatResponse[] {
     if (this.#done) return []
-    let event: StreamEvent
+    let parsed: unknown
     try {
-      event = JSON.parse(message.data) as StreamEvent
+      parsed = JSON.parse(message.data) as unknown
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${message.data.slice(0, 120)}`, this.context)
+      throw streamError(`the stream sent a line that is not JSON: ${message.data.slice(0, 120)}`, this.context, {
+        retryable: false,
+        code: 'invalid_response',
+      })
     }
-    switch (event.type ?? message.event) {
+    const event = objectAt(parsed, 'a stream event', this.context)
+    const type = optionalString(event['type'], 'type', this.context) ?? message.event
+    switch (type) {
       case 'message_start':
-        this.#id = event.message?.id
-        this.#model = event.message?.model
-        this.#usage = { ...event.message?.usage }
-        return []
-      case 'content_block_start': {
-        const block = event.content_block ?? {}
-        this.#blocks.set(event.index ?? 0, { type: block.type ?? 'text', id: block.id, name: block.name, json: '' })
-        return block.type === 'text' && block.text ? [textChunk(block.text)] : []
-      }
+        return this.#start(event)
+      case 'content_block_start':
+        return this.#blockStart(event)
       case 'content_block_delta':
         return this.#delta(event)
-      case 'message_delta':
-        this.#stopReason = event.delta?.stop_reason ?? this.#stopReason
+      case 'message_delta': {
+        const delta = optionalObject(event['delta'], 'message_delta.delta', this.context) ?? {}
+        this.#stopReason = optionalString(delta['stop_reason'], 'delta.stop_reason', this.context) ?? this.#stopReason
         // The usage here is cumulative for the message.
-        this.#usage = { ...this.#usage, ...definedOnly(event.usage) }
+        if (isWireObject(event['usage'])) this.#usage = { ...this.#usage, ...definedOnly(event['usage']) }
         return []
+      }
       case 'message_stop':
         this.#done = true
         return []
       case 'error':
-        throw this.#inBandError(event.error)
+        throw this.#inBandError(event['error'])
       default:
         return []
     }
@@ -89,45 +89,94 @@ export class AnthropicStreamReader {
         { retryable: true },
       )
     }
-    const toolCalls: ToolCall[] = [...this.#blocks.entries()]
-      .sort(([a], [b]) => a - b)
-      .filter(([, block]) => block.type === 'tool_use')
-      .map(([, block]) => ({
+    const blocks = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block)
+    const toolCalls: ToolCall[] = blocks
+      .filter((block) => block.type === 'tool_use')
+      .map((block) => ({
         id: block.id ?? '',
         name: block.name ?? '',
         arguments: block.json.trim() === '' ? '{}' : block.json,
       }))
-    const last = assembled({
-      text: '',
-      thinking: this.#thinking,
-      signature: this.#signature,
-      toolCalls,
-      stopReason: this.#stopReason,
-      id: this.#id,
-      model: this.#model,
-      usage: toUsage(this.#usage),
+    const thinking = blocks.flatMap((block): ThinkingBlock[] => {
+      if (block.type === 'thinking') return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }]
+      return block.type === 'redacted_thinking' ? [{ type: 'redacted_thinking', data: block.data }] : []
     })
-    return last
+    // Text and reasoning were streamed as deltas; the last chunk carries what only the end can.
+    return assembled(
+      { text: '', reasoning: '', thinking, toolCalls, stopReason: this.#stopReason },
+      { id: this.#id, model: this.#model, usage: toUsage(this.#usage) },
+      this.#text,
+    )
   }
 
-  #delta(event: StreamEvent): ChatResponse[] {
-    const delta = event.delta ?? {}
-    const block = this.#blocks.get(event.index ?? 0)
-    switch (delta.type) {
-      case 'text_delta':
-        return delta.text ? [textChunk(delta.text)] : []
+  /** One message per stream: a second `message_start` means two responses were spliced together. */
+  #start(event: WireObject): ChatResponse[] {
+    if (this.#started)
+      throw invalidResponse(this.context, 'a second message_start in one stream', event['message'] ?? null)
+    this.#started = true
+    const message = objectAt(event['message'], 'message_start.message', this.context)
+    this.#id = firstNonEmpty(undefined, message['id'])
+    this.#model = firstNonEmpty(undefined, message['model'])
+    if (isWireObject(message['usage'])) this.#usage = { ...message['usage'] }
+    return []
+  }
+
+  #blockStart(event: WireObject): ChatResponse[] {
+    const index = optionalIndex(event['index'], 'content_block_start.index', this.context) ?? 0
+    const block = objectAt(event['content_block'], 'content_block_start.content_block', this.context)
+    if (!this.#blocks.has(index) && this.#blocks.size >= MAX_CONTENT_BLOCKS)
+      throw invalidResponse(this.context, `more than ${MAX_CONTENT_BLOCKS} content blocks in one message`, index)
+    const path = `content_block[${index}]`
+    const type = optionalString(block['type'], `${path}.type`, this.context) ?? 'text'
+    const text = optionalString(block['text'], `${path}.text`, this.context) ?? ''
+    const thinking = optionalString(block['thinking'], `${path}.thinking`, this.context) ?? ''
+    this.#blocks.set(index, {
+      type,
+      id: optionalString(block['id'], `${path}.id`, this.context),
+      name: optionalString(block['name'], `${path}.name`, this.context),
+      json: '',
+      thinking,
+      signature: optionalString(block['signature'], `${path}.signature`, this.context) ?? '',
+      data: optionalString(block['data'], `${path}.data`, this.context) ?? '',
+    })
+    if (type === 'text' && text) return [this.#textChunk(text)]
+    return type === 'thinking' && thinking ? [reasoningChunk(thinking)] : []
+  }
+
+  #delta(event: WireObject): ChatResponse[] {
+    const index = optionalIndex(event['index'], 'content_block_delta.index', this.context) ?? 0
+    const delta = objectAt(event['delta'], 'content_block_delta.delta', this.context)
+    const block = this.#blocks.get(index)
+    const field = (name: string) => optionalString(delta[name], `delta.${name}`, this.context) ?? ''
+    switch (delta['type']) {
+      case 'text_delta': {
+        const text = field('text')
+        return text ? [this.#textChunk(text)] : []
+      }
+      case 'thinking_delta': {
+        const thinking = field('thinking')
+        if (block) block.thinking += thinking
+        return thinking ? [reasoningChunk(thinking)] : []
+      }
       case 'input_json_delta':
-        if (block) block.json += delta.partial_json ?? ''
-        return []
-      case 'thinking_delta':
-        this.#thinking += delta.thinking ?? ''
+        this.#blockOf(block, index).json += field('partial_json')
         return []
       case 'signature_delta':
-        this.#signature = delta.signature
+        this.#blockOf(block, index).signature = field('signature')
         return []
       default:
         return []
     }
+  }
+
+  #blockOf(block: Block | undefined, index: number): Block {
+    if (!block) throw invalidResponse(this.context, `a delta for content block ${index}, which never started`, index)
+    return block
+  }
+
+  #textChunk(text: string): ChatResponse {
+    this.#text += text
+    return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
   }
 
   #inBandError(error: unknown) {
@@ -146,12 +195,15 @@ export class AnthropicStreamReader {
   }
 }
 
-function textChunk(text: string): ChatResponse {
-  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+function reasoningChunk(reasoning: string): ChatResponse {
+  return {
+    results: [{ output: { role: 'assistant', text: '', toolCalls: [], reasoning }, metadata: {} }],
+    metadata: {},
+  }
 }
 
-function definedOnly(usage: AnthropicUsage | undefined): AnthropicUsage {
-  return Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => value !== undefined && value !== null))
+function definedOnly(usage: WireObject): WireObject {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined && value !== null))
 }
 
 /** The chunks of a streamed response. Loaded with the first stream, so an app that only calls pays nothing for it. */

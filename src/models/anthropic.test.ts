@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  aggregateChunks,
   assistantMessage,
   systemMessage,
   toolResponseMessage,
@@ -94,21 +95,25 @@ describe('AnthropicChatModel request', () => {
     })
   })
 
-  it('sends a thinking block back with the tool calls it led to', async () => {
+  it('sends the signed and redacted thinking blocks back unchanged, before the tool calls they led to', async () => {
     const { fetch, calls } = fakeFetch(responseOf(recording('anthropic/messages-tool-use-parallel.json')))
+    const blocks = [
+      { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+      { type: 'redacted_thinking', data: 'opaque' },
+    ]
     const thought = {
       ...assistantMessage('', [{ id: 't1', name: 'x', arguments: '{}' }]),
-      metadata: { thinking: 'hmm', thinkingSignature: 'sig' },
+      reasoning: 'hmm',
+      metadata: { anthropicThinking: blocks },
     }
     await new AnthropicChatModel({ model: 'c', fetch }).call({
       messages: [userMessage('q'), thought, toolResponseMessage([{ id: 't1', name: 'x', responseData: 'ok' }])],
       options: {},
     })
-    expect((calls[0]!.body['messages'] as Array<{ content: unknown[] }>)[1]!.content[0]).toEqual({
-      type: 'thinking',
-      thinking: 'hmm',
-      signature: 'sig',
-    })
+    expect((calls[0]!.body['messages'] as Array<{ content: unknown[] }>)[1]!.content).toEqual([
+      ...blocks,
+      { type: 'tool_use', id: 't1', name: 'x', input: {} },
+    ])
   })
 })
 
@@ -160,14 +165,15 @@ for (const [transport, run] of Object.entries(transports)) {
       expect(chunks[0]!.results[0]!.metadata.finishReason).toBe('tool_calls')
     })
 
-    it('keeps thinking out of the answer text but in the message metadata', async () => {
-      const chunks = (await run('anthropic/messages-stream-thinking.sse', true)) as ChatResponse[]
-      const text = chunks.map((chunk) => chunk.results[0]!.output.text).join('')
-      expect(JSON.parse(text)).toEqual({ integer_a: 2, integer_b: 2, answer: 4 })
-      const metadata = chunks.at(-1)!.results[0]!.output.metadata!
-      expect(metadata['thinking']).toMatch(/^The user is asking me/)
-      expect(metadata['thinkingSignature']).toMatch(/^Eo4E/)
-      expect(text).not.toContain('The user is asking')
+    it('streams thinking as reasoning deltas, never in the answer text, and keeps the signed block for the next round', async () => {
+      const response = aggregateChunks((await run('anthropic/messages-stream-thinking.sse', true)) as ChatResponse[])
+      const output = response.results[0]!.output
+      expect(JSON.parse(output.text)).toEqual({ integer_a: 2, integer_b: 2, answer: 4 })
+      expect(output.reasoning).toMatch(/^The user is asking me/)
+      expect(output.text).not.toContain('The user is asking')
+      expect(output.metadata!['anthropicThinking']).toEqual([
+        { type: 'thinking', thinking: output.reasoning, signature: expect.stringMatching(/^Eo4E/) as string },
+      ])
     })
 
     it('turns a 401 into advice to check the key, never showing it', async () => {

@@ -33,9 +33,7 @@ export class AnthropicChatModel implements ChatModel {
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
     const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
-    return fromAnthropicMessage(
-      await readJson<Parameters<typeof fromAnthropicMessage>[0]>(response, signal, this.#context),
-    )
+    return fromAnthropicMessage(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {

@@ -153,10 +153,16 @@ describe('faults on a loopback server', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('reports a stream that stops without [DONE]', async () => {
-    const server = await serve(sse(text('cut '), stop))
+  it("accepts a stream that closes after its finish reason without [DONE], as OpenAI's SDK does", async () => {
+    const server = await serve(sse(text('whole '), text('answer'), stop))
+    expect((await collect(clientFor(server.url, false).prompt('q').stream().content())).join('')).toBe('whole answer')
+  })
+
+  it('reports a stream cut before any finish reason as retryable', async () => {
+    const server = await serve(sse(text('cut ')))
     await expect(collect(clientFor(server.url, false).prompt('q').stream().content())).rejects.toMatchObject({
       name: 'ChatModelError',
+      retryable: true,
       message: expect.stringMatching(/ended before it was complete/) as string,
     })
   })

@@ -51,6 +51,9 @@ export async function readJson<T>(
   try {
     return JSON.parse(text) as T
   } catch {
-    throw streamError(`the answer is not JSON: ${text.slice(0, 120)}`, context)
+    throw streamError(`the answer is not JSON: ${text.slice(0, 120)}`, context, {
+      retryable: false,
+      code: 'invalid_response',
+    })
   }
 }

@@ -1,5 +1,6 @@
 export * from './anthropic'
 export * from './errors'
 export * from './openai'
+export * from './openai-responses'
 export * from './scripted'
 export * from './stable-id'

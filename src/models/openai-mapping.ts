@@ -1,5 +1,19 @@
-import type { Message, ToolCall, ChatOptions, ChatResponse, Generation, Usage } from '../core'
+import type { Message, ToolCall, ChatOptions, ChatResponse, Generation, GenerationMetadata, Usage } from '../core'
+import { streamError, type ErrorContext } from './errors'
+import { parseProviderError } from './http-error'
 import { stableToolCallId } from './stable-id'
+import {
+  count,
+  firstNonEmpty,
+  invalidResponse,
+  isWireObject,
+  objectAt,
+  optionalArray,
+  optionalIndex,
+  optionalObject,
+  optionalString,
+  type WireObject,
+} from './wire'
 
 // Translation between our plain data and the Chat Completions wire format.
 
@@ -8,13 +22,6 @@ export interface OpenAIToolCall {
   type?: 'function'
   index?: number
   function?: { name?: string; arguments?: string | Record<string, unknown> }
-}
-
-export interface OpenAIUsage {
-  prompt_tokens?: number
-  completion_tokens?: number
-  total_tokens?: number
-  prompt_tokens_details?: { cached_tokens?: number } | null
 }
 
 export function toOpenAIMessages(messages: readonly Message[]): Array<Record<string, unknown>> {
@@ -88,17 +95,27 @@ export function toOpenAIRequest(
   return { ...body, ...options.providerOptions?.['openai'] }
 }
 
-export function toUsage(usage: OpenAIUsage | null | undefined): Usage | undefined {
-  if (!usage || typeof usage.prompt_tokens !== 'number') return undefined
-  const promptTokens = usage.prompt_tokens
-  const completionTokens = usage.completion_tokens ?? 0
-  const result: Usage = {
-    promptTokens,
-    completionTokens,
-    totalTokens: usage.total_tokens ?? promptTokens + completionTokens,
-  }
-  const cached = usage.prompt_tokens_details?.cached_tokens
-  if (typeof cached === 'number') result.cacheReadTokens = cached
+/**
+ * Usage in the library's terms: `completionTokens` includes reasoning tokens. xAI counts reasoning
+ * outside `completion_tokens` (its total says so), so they are added back there.
+ */
+export function toUsage(raw: unknown): Usage | undefined {
+  if (!isWireObject(raw)) return undefined
+  const promptTokens = count(raw['prompt_tokens'])
+  if (promptTokens === undefined) return undefined
+  const details = isWireObject(raw['completion_tokens_details']) ? raw['completion_tokens_details'] : {}
+  const promptDetails = isWireObject(raw['prompt_tokens_details']) ? raw['prompt_tokens_details'] : {}
+  const reasoningTokens = count(details['reasoning_tokens'])
+  const total = count(raw['total_tokens'])
+  let completionTokens = count(raw['completion_tokens']) ?? 0
+  if (reasoningTokens && total === promptTokens + completionTokens + reasoningTokens)
+    completionTokens += reasoningTokens
+  const result: Usage = { promptTokens, completionTokens, totalTokens: total ?? promptTokens + completionTokens }
+  if (reasoningTokens !== undefined) result.reasoningTokens = reasoningTokens
+  // OpenAI names cached prompt tokens in the details; DeepSeek and Moonshot at the top.
+  const cached =
+    count(promptDetails['cached_tokens']) ?? count(raw['prompt_cache_hit_tokens']) ?? count(raw['cached_tokens'])
+  if (cached !== undefined) result.cacheReadTokens = cached
   return result
 }
 
@@ -112,48 +129,102 @@ export function toToolCall(call: OpenAIToolCall, index: number, responseId: stri
   }
 }
 
-interface OpenAIChoice {
-  index?: number
-  finish_reason?: string | null
-  message?: {
-    content?: string | null
-    refusal?: string | null
-    reasoning?: string | null
-    reasoning_content?: string | null
-    tool_calls?: OpenAIToolCall[] | null
-  }
-}
-
-export interface OpenAICompletion {
-  id?: string
-  model?: string
-  choices?: OpenAIChoice[]
-  usage?: OpenAIUsage | null
-}
-
-export function fromOpenAICompletion(completion: OpenAICompletion): ChatResponse {
-  const results: Generation[] = (completion.choices ?? []).map((choice) => {
-    const message = choice.message ?? {}
-    const toolCalls = (message.tool_calls ?? []).map((call, index) =>
-      toToolCall(call, call.index ?? index, completion.id),
-    )
-    const reasoning = message.reasoning ?? message.reasoning_content
+/** The tool-call entries of a message or delta, checked field by field. */
+export function readToolCalls(value: unknown, path: string, context: ErrorContext): OpenAIToolCall[] {
+  return optionalArray(value, path, context).map((entry, position) => {
+    const at = `${path}[${position}]`
+    const call = objectAt(entry, at, context)
+    const fn = optionalObject(call['function'], `${at}.function`, context)
+    const args = fn?.['arguments']
+    if (args !== undefined && args !== null && typeof args !== 'string' && !isWireObject(args))
+      throw invalidResponse(context, `${at}.function.arguments must be a JSON string`, args)
+    const index = optionalIndex(call['index'], `${at}.index`, context)
+    const id = optionalString(call['id'], `${at}.id`, context)
+    const name = optionalString(fn?.['name'], `${at}.function.name`, context)
     return {
-      output: { role: 'assistant', text: message.content ?? '', toolCalls },
-      metadata: {
-        ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
-        ...(message.refusal ? { refusal: message.refusal } : {}),
-        ...(reasoning ? { reasoning } : {}),
-      },
+      ...(index !== undefined ? { index } : {}),
+      ...(id !== undefined ? { id } : {}),
+      ...(fn ? { function: { ...(name !== undefined ? { name } : {}), ...(args ? { arguments: args } : {}) } } : {}),
     }
   })
-  const usage = toUsage(completion.usage)
+}
+
+/**
+ * Text and reasoning of a message or delta. `content` is a string, or (Mistral's magistral) an
+ * array of `text` and `thinking` parts; reasoning comes as `reasoning_content` (DeepSeek, vLLM),
+ * `reasoning` (Groq, OpenRouter, Ollama) or `thinking`.
+ */
+export function readTextAndReasoning(
+  message: WireObject,
+  path: string,
+  context: ErrorContext,
+): { text: string; reasoning: string; refusal: string } {
+  const parts = readContent(message['content'], `${path}.content`, context)
+  const reasoningFields = ['reasoning_content', 'reasoning', 'thinking'].map(
+    (field) => optionalString(message[field], `${path}.${field}`, context) ?? '',
+  )
+  const refusal = optionalString(message['refusal'], `${path}.refusal`, context) ?? ''
+  return { text: parts.text, reasoning: parts.reasoning + (reasoningFields.find(Boolean) ?? ''), refusal }
+}
+
+function readContent(value: unknown, path: string, context: ErrorContext): { text: string; reasoning: string } {
+  if (value === undefined || value === null) return { text: '', reasoning: '' }
+  if (typeof value === 'string') return { text: value, reasoning: '' }
+  if (!Array.isArray(value))
+    throw invalidResponse(context, `${path} must be a string or an array of content parts`, value)
+  let text = ''
+  let reasoning = ''
+  value.forEach((entry, position) => {
+    const at = `${path}[${position}]`
+    const part = objectAt(entry, at, context)
+    if (part['type'] === 'text') text += optionalString(part['text'], `${at}.text`, context) ?? ''
+    else if (part['type'] === 'thinking') {
+      const thinking = part['thinking']
+      reasoning += typeof thinking === 'string' ? thinking : readContent(thinking, `${at}.thinking`, context).text
+    }
+  })
+  return { text, reasoning }
+}
+
+/** A refusal is a content filter in the library's words; its text stays in the metadata. */
+export function finishMetadata(finishReason: string | undefined, refusal: string): GenerationMetadata {
+  if (refusal)
+    return { finishReason: 'content_filter', refusal, ...(finishReason ? { providerFinishReason: finishReason } : {}) }
+  return finishReason ? { finishReason } : {}
+}
+
+export function fromOpenAICompletion(body: unknown, context: ErrorContext): ChatResponse {
+  const completion = objectAt(body, 'the body', context)
+  if (completion['error'] !== undefined && completion['error'] !== null && completion['choices'] === undefined) {
+    const error = parseProviderError(JSON.stringify(completion))
+    throw streamError(
+      `the answer is an error${error.code ? ` (${error.code})` : ''}: ${error.message ?? 'unknown error'}`,
+      context,
+      {
+        retryable: false,
+        ...(error.code ? { code: error.code } : {}),
+      },
+    )
+  }
+  const id = firstNonEmpty(undefined, completion['id'])
+  const results: Generation[] = optionalArray(completion['choices'], 'choices', context).map((entry, position) => {
+    const path = `choices[${position}]`
+    const choice = objectAt(entry, path, context)
+    const message = optionalObject(choice['message'], `${path}.message`, context) ?? {}
+    const { text, reasoning, refusal } = readTextAndReasoning(message, `${path}.message`, context)
+    const toolCalls = readToolCalls(message['tool_calls'], `${path}.message.tool_calls`, context).map((call, index) =>
+      toToolCall(call, call.index ?? index, id),
+    )
+    const finishReason = optionalString(choice['finish_reason'], `${path}.finish_reason`, context)
+    return {
+      output: { role: 'assistant', text, toolCalls, ...(reasoning ? { reasoning } : {}) },
+      metadata: finishMetadata(finishReason, refusal),
+    }
+  })
+  const model = firstNonEmpty(undefined, completion['model'])
+  const usage = toUsage(completion['usage'])
   return {
     results,
-    metadata: {
-      ...(completion.id ? { id: completion.id } : {}),
-      ...(completion.model ? { model: completion.model } : {}),
-      ...(usage ? { usage } : {}),
-    },
+    metadata: { ...(id ? { id } : {}), ...(model ? { model } : {}), ...(usage ? { usage } : {}) },
   }
 }

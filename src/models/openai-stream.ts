@@ -3,25 +3,24 @@ import type { ToolCall, ChatResponse, Usage } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
-import { toToolCall, toUsage, type OpenAIToolCall, type OpenAIUsage } from './openai-mapping'
-
-interface Chunk {
-  id?: string
-  model?: string
-  error?: unknown
-  usage?: OpenAIUsage | null
-  choices?: Array<{
-    index?: number
-    finish_reason?: string | null
-    delta?: {
-      content?: string | null
-      refusal?: string | null
-      reasoning?: string | null
-      reasoning_content?: string | null
-      tool_calls?: OpenAIToolCall[] | null
-    }
-  }>
-}
+import {
+  finishMetadata,
+  readTextAndReasoning,
+  readToolCalls,
+  toToolCall,
+  toUsage,
+  type OpenAIToolCall,
+} from './openai-mapping'
+import {
+  firstNonEmpty,
+  invalidResponse,
+  isWireObject,
+  objectAt,
+  optionalArray,
+  optionalIndex,
+  optionalObject,
+  optionalString,
+} from './wire'
 
 interface PendingCall {
   id: string
@@ -29,24 +28,28 @@ interface PendingCall {
   arguments: string
 }
 
+/** More distinct tool calls than this in one response is a broken or hostile stream. */
+export const MAX_STREAMED_TOOL_CALLS = 128
+
 /**
- * Turns the server-sent events of a Chat Completions stream into ChatResponse chunks: text deltas
- * as they come, tool calls assembled from their fragments and sent whole, with the finish reason
- * and usage, in one last chunk. Copes with what compatible servers do differently.
+ * Turns the server-sent events of a Chat Completions stream into ChatResponse chunks: text and
+ * reasoning deltas as they come, tool calls assembled from their fragments and sent whole, with the
+ * finish reason and usage, in one last chunk. Copes with what compatible servers do differently.
  */
 export class OpenAIStreamReader {
-  readonly #calls: PendingCall[] = []
+  /** Fragments keyed by the server's index (which may start anywhere), compacted in order at the end. */
+  readonly #calls = new Map<number, PendingCall>()
+  #lastKey: number | undefined
   #id: string | undefined
   #model: string | undefined
   #finishReason: string | undefined
   #usage: Usage | undefined
-  #reasoning = ''
   #refusal = ''
   #done = false
 
   constructor(private readonly context: ErrorContext) {}
 
-  /** The chunks one event yields (text deltas), and whether the stream said it is done. */
+  /** The chunks one event yields (reasoning and text deltas). */
   read(event: EventSourceMessage): ChatResponse[] {
     if (this.#done) return []
     const data = event.data.trim()
@@ -55,52 +58,68 @@ export class OpenAIStreamReader {
       return []
     }
     if (data === '') return []
-    let chunk: Chunk
+    let parsed: unknown
     try {
-      chunk = JSON.parse(data) as Chunk
+      parsed = JSON.parse(data) as unknown
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${data.slice(0, 120)}`, this.context)
+      throw streamError(`the stream sent a line that is not JSON: ${data.slice(0, 120)}`, this.context, {
+        retryable: false,
+        code: 'invalid_response',
+      })
     }
-    if (event.event === 'error' || chunk.error) throw this.#inBandError(chunk.error ?? chunk)
-    this.#id ??= chunk.id
-    this.#model ??= chunk.model
-    this.#usage = toUsage(chunk.usage) ?? this.#usage
+    const chunk = objectAt(parsed, 'a stream chunk', this.context)
+    if (event.event === 'error' || (chunk['error'] !== undefined && chunk['error'] !== null))
+      throw this.#inBandError(chunk['error'] ?? chunk)
+    this.#id = firstNonEmpty(this.#id, chunk['id'])
+    this.#model = firstNonEmpty(this.#model, chunk['model'])
+    // Groq has sent usage under `x_groq`, Moonshot inside the choice.
+    const groq = isWireObject(chunk['x_groq']) ? chunk['x_groq'] : {}
+    this.#usage = toUsage(chunk['usage']) ?? toUsage(groq['usage']) ?? this.#usage
     const out: ChatResponse[] = []
-    for (const choice of chunk.choices ?? []) {
-      if ((choice.index ?? 0) !== 0) continue
-      const delta = choice.delta ?? {}
-      if (choice.finish_reason) this.#finishReason = choice.finish_reason
-      this.#reasoning += delta.reasoning ?? delta.reasoning_content ?? ''
-      this.#refusal += delta.refusal ?? ''
-      delta.tool_calls?.forEach((call, position) => this.#addFragment(call, position))
-      if (delta.content) out.push(textChunk(delta.content))
-    }
+    optionalArray(chunk['choices'], 'choices', this.context).forEach((entry, position) => {
+      const path = `choices[${position}]`
+      const choice = objectAt(entry, path, this.context)
+      if ((optionalIndex(choice['index'], `${path}.index`, this.context) ?? 0) !== 0) return
+      this.#usage = toUsage(choice['usage']) ?? this.#usage
+      this.#finishReason =
+        optionalString(choice['finish_reason'], `${path}.finish_reason`, this.context) ?? this.#finishReason
+      const delta = optionalObject(choice['delta'], `${path}.delta`, this.context) ?? {}
+      const { text, reasoning, refusal } = readTextAndReasoning(delta, `${path}.delta`, this.context)
+      this.#refusal += refusal
+      for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.context))
+        this.#addFragment(call)
+      if (reasoning) out.push(deltaChunk('', reasoning))
+      if (text) out.push(deltaChunk(text, ''))
+    })
     return out
   }
 
-  /** The last chunk: tool calls whole, finish reason, usage. Throws when the stream never said it was done. */
+  /**
+   * The last chunk: tool calls whole, finish reason, usage. A stream that closes after a finish
+   * reason but without `[DONE]` is complete (as OpenAI's SDK reads it); one cut before is not.
+   */
   finish(): ChatResponse {
-    if (!this.#done) {
+    if (!this.#done && this.#finishReason === undefined) {
       throw streamError(
-        'the stream ended before it was complete (no [DONE]); the connection may have dropped. Try again.',
+        'the stream ended before it was complete (no finish reason, no [DONE]); the connection may have dropped. Try again.',
         this.context,
-        {
-          retryable: true,
-        },
+        { retryable: true },
       )
     }
-    const toolCalls: ToolCall[] = this.#calls.map((call, index) =>
-      toToolCall({ id: call.id, function: { name: call.name, arguments: call.arguments || '{}' } }, index, this.#id),
-    )
+    const toolCalls: ToolCall[] = [...this.#calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call], position) =>
+        toToolCall(
+          { id: call.id, function: { name: call.name, arguments: call.arguments || '{}' } },
+          position,
+          this.#id,
+        ),
+      )
     return {
       results: [
         {
           output: { role: 'assistant', text: '', toolCalls },
-          metadata: {
-            ...(this.#finishReason ? { finishReason: this.#finishReason } : {}),
-            ...(this.#reasoning ? { reasoning: this.#reasoning } : {}),
-            ...(this.#refusal ? { refusal: this.#refusal } : {}),
-          },
+          metadata: finishMetadata(this.#finishReason, this.#refusal),
         },
       ],
       metadata: {
@@ -111,14 +130,20 @@ export class OpenAIStreamReader {
     }
   }
 
-  /** Fragments of one call share an index; a server that sends no index sends each call whole. */
-  #addFragment(fragment: OpenAIToolCall, position: number): void {
-    const index = fragment.index ?? (fragment.id ? this.#calls.findIndex((call) => call.id === fragment.id) : position)
-    let call = index >= 0 ? this.#calls[index] : undefined
+  /**
+   * Fragments of one call share an index. A server that sends no index sends each call whole
+   * (matched by id when it repeats one); a bare fragment continues the call before it.
+   */
+  #addFragment(fragment: OpenAIToolCall): void {
+    const key = this.#keyOf(fragment)
+    let call = this.#calls.get(key)
     if (!call) {
+      if (this.#calls.size >= MAX_STREAMED_TOOL_CALLS)
+        throw invalidResponse(this.context, `more than ${MAX_STREAMED_TOOL_CALLS} tool calls in one response`, fragment)
       call = { id: '', name: '', arguments: '' }
-      this.#calls[index >= 0 ? index : this.#calls.length] = call
+      this.#calls.set(key, call)
     }
+    this.#lastKey = key
     if (fragment.id) call.id = fragment.id
     // Most servers send the name once; some repeat it with every fragment.
     const name = fragment.function?.name
@@ -128,9 +153,19 @@ export class OpenAIStreamReader {
     else if (args) call.arguments = JSON.stringify(args)
   }
 
+  #keyOf(fragment: OpenAIToolCall): number {
+    if (fragment.index !== undefined) return fragment.index
+    for (const [key, call] of this.#calls) if (fragment.id && call.id === fragment.id) return key
+    if (!fragment.id && !fragment.function?.name && this.#lastKey !== undefined) return this.#lastKey
+    return this.#calls.size === 0 ? 0 : Math.max(...this.#calls.keys()) + 1
+  }
+
   #inBandError(error: unknown) {
     const provider = parseProviderError(JSON.stringify(error))
-    const details = error as { status_code?: unknown; code?: unknown }
+    const details = (error !== null && typeof error === 'object' ? error : {}) as {
+      status_code?: unknown
+      code?: unknown
+    }
     const status =
       typeof details.status_code === 'number'
         ? details.status_code
@@ -150,8 +185,9 @@ export class OpenAIStreamReader {
   }
 }
 
-function textChunk(text: string): ChatResponse {
-  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+function deltaChunk(text: string, reasoning: string): ChatResponse {
+  const output = { role: 'assistant' as const, text, toolCalls: [], ...(reasoning ? { reasoning } : {}) }
+  return { results: [{ output, metadata: {} }], metadata: {} }
 }
 
 /** The chunks of a streamed response. Loaded with the first stream, so an app that only calls pays nothing for it. */

@@ -177,7 +177,7 @@ for (const [transport, run] of Object.entries(transports)) {
     it('reads ollama /v1 and openrouter tool calls with their own ids', async () => {
       const ollama = (await run('ollama/v1-chat-tool-call.json', false)) as ChatResponse
       expect(ollama.results[0]!.output.toolCalls[0]!.id).toBe('call_o2vnpxrw')
-      expect(ollama.results[0]!.metadata.reasoning).toBeTypeOf('string')
+      expect(ollama.results[0]!.output.reasoning).toBeTypeOf('string')
       const openrouter = (await run('openrouter/chat-tool-call.json', false)) as ChatResponse
       expect(openrouter.results[0]!.output.toolCalls).toEqual([
         { id: '3sniiMddS', name: 'divide', arguments: '{"numerator": 123, "denominator": 456, "on_inf": "infinity"}' },
@@ -194,7 +194,7 @@ for (const [transport, run] of Object.entries(transports)) {
       expect(chunks[0]!.metadata).toEqual({
         id: 'chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl',
         model: 'gpt-4o-mini-2024-07-18',
-        usage: { promptTokens: 53, completionTokens: 15, totalTokens: 68, cacheReadTokens: 0 },
+        usage: { promptTokens: 53, completionTokens: 15, totalTokens: 68, reasoningTokens: 0, cacheReadTokens: 0 },
       })
     })
 
@@ -208,8 +208,12 @@ for (const [transport, run] of Object.entries(transports)) {
       expect(chunks.at(-1)!.results[0]!.metadata.finishReason).toBe('tool_calls')
     })
 
-    it('streams a whole call in one delta with usage on the finish chunk and reasoning kept aside (groq)', async () => {
-      const [last] = (await run('groq/chat-stream-tool-call.sse', true)) as ChatResponse[]
+    it('streams reasoning as deltas apart from the text, then a whole call with usage on the finish chunk (groq)', async () => {
+      const chunks = (await run('groq/chat-stream-tool-call.sse', true)) as ChatResponse[]
+      const last = chunks.at(-1)
+      const reasoning = chunks.slice(0, -1).map((chunk) => chunk.results[0]!.output)
+      expect(reasoning.every((output) => output.text === '' && output.toolCalls.length === 0)).toBe(true)
+      expect(reasoning.map((output) => output.reasoning).join('')).toMatch(/^We need to call the function/)
       expect(last!.results[0]!.output).toEqual({
         role: 'assistant',
         text: '',
@@ -221,8 +225,12 @@ for (const [transport, run] of Object.entries(transports)) {
           },
         ],
       })
-      expect(last!.results[0]!.metadata.reasoning).toMatch(/^We need to call the function/)
-      expect(last!.metadata.usage).toEqual({ promptTokens: 304, completionTokens: 49, totalTokens: 353 })
+      expect(last!.metadata.usage).toEqual({
+        promptTokens: 304,
+        completionTokens: 49,
+        totalTokens: 353,
+        reasoningTokens: 23,
+      })
     })
 
     it('streams text after keep-alive comments, usage on the last chunk (openrouter)', async () => {
@@ -233,6 +241,7 @@ for (const [transport, run] of Object.entries(transports)) {
         promptTokens: 586,
         completionTokens: 3,
         totalTokens: 589,
+        reasoningTokens: 0,
         cacheReadTokens: 0,
       })
       expect(chunks.at(-1)!.results[0]!.metadata.finishReason).toBe('stop')

@@ -1,7 +1,7 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
-import { fromOpenAICompletion, toOpenAIRequest, type OpenAICompletion } from './openai-mapping'
+import { fromOpenAICompletion, toOpenAIRequest } from './openai-mapping'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -36,7 +36,7 @@ export class OpenAIChatModel implements ChatModel {
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
     const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
-    return fromOpenAICompletion(await readJson<OpenAICompletion>(response, signal, this.#context))
+    return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {

@@ -3,20 +3,20 @@ import type { ChatModel, ChatResponse } from '../core'
 import { collect } from '../core/testing/collect'
 import { AnthropicChatModel } from './anthropic'
 import { OpenAIChatModel } from './openai'
-import { fakeFetch, recording, recordingsOf, responseOf, type Recording } from './testing/fixtures'
+import {
+  fakeFetch,
+  randomCuts,
+  recording,
+  recordingsOf,
+  responseOf,
+  seededRandom,
+  type Recording,
+} from './testing/fixtures'
 
 // Every streamed recording, cut into pieces at random byte offsets (inside multi-byte UTF-8
 // characters too), must give exactly what the whole body gives.
 
 const CUTS_PER_FILE = 200
-
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return state / 2 ** 32
-  }
-}
 
 function modelFor(file: string, response: Response): ChatModel {
   const { fetch } = fakeFetch(response)
@@ -58,11 +58,9 @@ describe('stream parsing survives any split of the bytes', () => {
     it(`${file}: ${CUTS_PER_FILE} random splits give the same result as the whole body`, async () => {
       const recorded = withMultibyte(file, recording(file))
       const whole = await read(file, recorded, [])
-      const next = random(file.length * 7919)
+      const next = seededRandom(file.length * 7919)
       for (let i = 0; i < CUTS_PER_FILE; i++) {
-        const count = 1 + Math.floor(next() * 12)
-        const cuts = Array.from({ length: count }, () => 1 + Math.floor(next() * (recorded.body.length - 1)))
-        expect(await read(file, recorded, cuts)).toEqual(whole)
+        expect(await read(file, recorded, randomCuts(next, recorded.body.length))).toEqual(whole)
       }
     })
   }

@@ -15,6 +15,8 @@ export interface ChatMessageView {
   id: string
   role: 'user' | 'assistant'
   text: string
+  /** What the model thought before answering, apart from the answer (reasoning models). */
+  reasoning?: string
   toolCalls: ToolCallView[]
   /** An assistant answer still arriving. */
   pending?: boolean
@@ -37,6 +39,7 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
         last?.role === 'assistant' ? last : { id: viewId('a'), role: 'assistant', text: '', toolCalls: [] }
       if (bubble !== last) views.push(bubble)
       if (message.text) bubble.text = bubble.text ? `${bubble.text}\n\n${message.text}` : message.text
+      if (message.reasoning) bubble.reasoning = joined(bubble.reasoning, message.reasoning)
       for (const call of message.toolCalls) {
         const view: ToolCallView = { id: call.id, name: call.name, arguments: call.arguments, status: 'running' }
         calls.set(call.id, view)
@@ -54,6 +57,11 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
     }
   }
   return views
+}
+
+/** Reasoning of a later round starts a new paragraph. */
+export function joined(before: string | undefined, after: string): string {
+  return before ? `${before}\n\n${after}` : after
 }
 
 /** The tool calls of a run as the trace reader groups them, in the order the model made them. */

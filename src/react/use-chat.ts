@@ -4,7 +4,7 @@ import type { ChatClient, ChatClientRequestSpec } from '../client'
 import { isAbortError, type Message } from '../core'
 import { ChatMemory } from '../memory'
 import { TraceReader, type TraceEvent } from '../trace'
-import { toolCallViews, toViews, viewId, type ChatMessageView, type ToolCallView } from './chat-view'
+import { joined, toolCallViews, toViews, viewId, type ChatMessageView, type ToolCallView } from './chat-view'
 
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
 
@@ -122,6 +122,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       setStatus('streaming')
       // Tool rounds as the loop runs them: an observer inside the loop reports each execution.
       const reader = new TraceReader()
+      let round = 0
       const watcher = new ObserverAdvisor({
         name: 'useChat',
         chunks: false,
@@ -130,6 +131,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
           emit: (event: TraceEvent) => {
             if (controller.signal.aborted) return
             if (event.type === 'tool-start') setStatus('running-tools')
+            if (event.type === 'round-start') round = event.round
             if (event.type === 'round-start' && event.round > 1) {
               setStatus('streaming')
               // Text of a later round starts a new paragraph, not the end of the last word.
@@ -153,7 +155,21 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       if (configure) spec = configure(spec)
       let reply = ''
       try {
-        for await (const delta of spec.stream().content()) {
+        let reasoningRound = 0
+        for await (const chunk of spec.stream().chatResponse()) {
+          const output = chunk.results[0]?.output
+          const delta = output?.text ?? ''
+          const reasoning = output?.reasoning ?? ''
+          if (reasoning) {
+            // A new round's reasoning is a new paragraph, the same round's deltas run on.
+            const fresh = reasoningRound !== round
+            reasoningRound = round
+            update((bubble) => ({
+              ...bubble,
+              reasoning: fresh ? joined(bubble.reasoning, reasoning) : (bubble.reasoning ?? '') + reasoning,
+            }))
+          }
+          if (!delta) continue
           reply += delta
           update((bubble) => ({ ...bubble, text: bubble.text + delta }))
         }

@@ -2,7 +2,6 @@ import {
   abortError,
   throwIfAborted,
   TOOL_ANSWERS_KEY,
-  assistantMessage,
   toolResponseMessage,
   type AssistantMessage,
   type Message,
@@ -125,10 +124,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
     throwIfAborted(init.signal)
 
     const responses: ToolResponse[] = outcomes.map((outcome) => outcome.response)
-    const appended = [
-      assistantMessage(generation.output.text, generation.output.toolCalls),
-      toolResponseMessage(responses),
-    ] as const
+    // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
+    const appended = [{ ...generation.output }, toolResponseMessage(responses)] as const
     ledger.rememberFor(appended[1], prompt.messages.length + 2)
     return historyResult(
       prompt.messages,

@@ -28,6 +28,8 @@ export interface ModelSpan {
   chunks: number
   /** The text streamed so far, in arrival order (the response, once in, has the whole text). */
   streamed: string
+  /** The reasoning streamed so far, kept apart from the text. */
+  streamedReasoning: string
 }
 
 export interface RoundView {
@@ -222,7 +224,7 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'model-request': {
       const round = roundOf(run, event.round, event.t)
-      const model = (round.model ??= { start: event.t, chunks: 0, streamed: '' })
+      const model = (round.model ??= { start: event.t, chunks: 0, streamed: '', streamedReasoning: '' })
       model.start = event.t
       model.request = event
       run.provider ??= event.provider
@@ -239,8 +241,9 @@ function apply(state: RunState, event: TraceEvent): void {
       const model = modelOf(run, event.round, event.t)
       model.chunks += event.count ?? 1
       model.streamed += event.text
+      if (event.reasoning) model.streamedReasoning += event.reasoning
       if (
-        (event.text !== '' || event.toolCalls?.length) &&
+        (event.text !== '' || event.reasoning || event.toolCalls?.length) &&
         (model.firstToken === undefined || event.t < model.firstToken)
       )
         model.firstToken = event.t
@@ -248,7 +251,12 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'model-response': {
       const round = roundOf(run, event.round, event.t - event.durationMs)
-      const model = (round.model ??= { start: event.t - event.durationMs, chunks: 0, streamed: '' })
+      const model = (round.model ??= {
+        start: event.t - event.durationMs,
+        chunks: 0,
+        streamed: '',
+        streamedReasoning: '',
+      })
       model.response = event
       if (round.tools.length > 1) round.tools.sort(byCallOrder(round))
       model.end = event.t
@@ -380,7 +388,7 @@ function roundOf(run: RunView, number: number, t: number): RoundView {
 
 function modelOf(run: RunView, number: number, t: number): ModelSpan {
   const round = roundOf(run, number, t)
-  round.model ??= { start: t, chunks: 0, streamed: '' }
+  round.model ??= { start: t, chunks: 0, streamed: '', streamedReasoning: '' }
   return round.model
 }
 

@@ -91,6 +91,7 @@ const usage = object({
   promptTokens: count,
   completionTokens: count,
   totalTokens: count,
+  reasoningTokens: optional(count),
   cacheReadTokens: optional(count),
   cacheWriteTokens: optional(count),
 })
@@ -104,7 +105,13 @@ const message: Check<Message> = (value, path) => {
     case 'user':
       return object({ role: oneOf(role), text: str, metadata })(value, path)
     case 'assistant':
-      return object({ role: oneOf('assistant'), text: str, toolCalls: list(toolCall), metadata })(value, path)
+      return object({
+        role: oneOf('assistant'),
+        text: str,
+        toolCalls: list(toolCall),
+        reasoning: optional(str),
+        metadata,
+      })(value, path)
     case 'tool':
       return object({
         role: oneOf('tool'),
@@ -192,12 +199,16 @@ export const bodies = {
     text: str,
     /** How many consecutive text chunks this event stands for (a fast stream joins them); default 1. */
     count: optional(count),
+    /** A delta of what the model thought before answering. */
+    reasoning: optional(str),
     toolCalls: optional(list(toolCall)),
     finishReason: optional(str),
     usage: optional(usage),
   },
   'model-response': {
     text: str,
+    /** What the model thought before answering (reasoning, thinking), kept apart from the text. */
+    reasoning: optional(str),
     toolCalls: list(toolCall),
     finishReason: optional(str),
     usage: optional(usage),

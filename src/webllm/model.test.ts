@@ -197,6 +197,30 @@ for (const mode of ['call', 'stream'] as const) {
 }
 
 describe('WebLLMChatModel streaming', () => {
+  it('streams a Qwen3 <think> block as reasoning deltas and only the answer as text', async () => {
+    const engine = new FakeWebLLMEngine(['<think>\nThe user says hi.\n</think>\n\nHello!'], { chunkSize: 3 })
+    const chunks = await collect(
+      new WebLLMChatModel(engine, { model: QWEN }).stream({ messages: [userMessage('hi')], options: {} }),
+    )
+    const outputs = chunks.map((chunk) => chunk.results[0]!.output)
+    expect(outputs.map((output) => output.text).join('')).toBe('Hello!')
+    expect(outputs.map((output) => output.reasoning ?? '').join('')).toBe('The user says hi.')
+    expect(outputs.filter((output) => output.reasoning).length).toBeGreaterThan(1)
+  })
+
+  it('keeps a <think> block out of a called answer and out of the constrained JSON', async () => {
+    const engine = new FakeWebLLMEngine(['<think>Plain.</think>Hi.', '<think>Call it.</think>{"answer":"Sunny."}'])
+    const model = new WebLLMChatModel(engine, { model: QWEN })
+    expect((await model.call({ messages: [userMessage('hi')], options: {} })).results[0]!.output).toEqual({
+      role: 'assistant',
+      text: 'Hi.',
+      toolCalls: [],
+      reasoning: 'Plain.',
+    })
+    const constrained = await model.call({ messages: [userMessage('weather?')], options: { tools: [weather()] } })
+    expect(constrained.results[0]!.output).toMatchObject({ text: 'Sunny.', reasoning: 'Call it.' })
+  })
+
   it('streams the answer of a constrained reply live, decoded from the JSON as it arrives', async () => {
     const engine = new FakeWebLLMEngine(['{"answer":"Line one\\nsays \\"hi\\" \\u00e9!"}'], { chunkSize: 3 })
     const chunks = await collect(

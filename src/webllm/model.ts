@@ -14,6 +14,7 @@ import type { ToolStrategy, WebLLMEngine } from './engine'
 import { webllmError } from './errors'
 import { toWebLLMRequest } from './request'
 import { fromCompletion, nativeToolCalls, usageMetadata } from './response'
+import { ThinkSplitter, type Split } from './think'
 
 export interface WebLLMChatModelOptions {
   /** The WebLLM model id, e.g. `Qwen3-1.7B-q4f16_1-MLC`. */
@@ -87,6 +88,8 @@ export class WebLLMChatModel implements ChatModel {
         throw signal?.aborted ? abortError(signal) : webllmError(error, this.model)
       }
       const answer = constrained ? new AnswerStreamer() : undefined
+      // Qwen3 and R1 distills open with a <think> block: it streams as reasoning, never as the answer.
+      const thinking = new ThinkSplitter()
       let firstToken: number | undefined
       let usage: CompletionUsage | undefined
       let finishReason: string | undefined
@@ -109,9 +112,9 @@ export class WebLLMChatModel implements ChatModel {
         const content = choice.delta.content ?? ''
         if (!content) continue
         firstToken ??= performance.now() - started
-        const text = answer ? answer.push(content) : content
-        if (text) yield textChunk(text)
+        yield* this.#delivered(thinking.push(content), answer)
       }
+      yield* this.#delivered(thinking.flush(), answer)
       finished = true
       const metadata = usageMetadata(usage, this.model, firstToken)
       let toolCalls = nativeCalls
@@ -146,6 +149,13 @@ export class WebLLMChatModel implements ChatModel {
     return import('./create').then(({ createWebLLMChatModel }) => createWebLLMChatModel(options))
   }
 
+  /** The chunks for a split delta: reasoning as is, text through the JSON envelope reader when constrained. */
+  *#delivered(split: Split, answer: AnswerStreamer | undefined): Generator<ChatResponse> {
+    if (split.reasoning) yield reasoningChunk(split.reasoning)
+    const text = answer && split.text ? answer.push(split.text) : split.text
+    if (text) yield textChunk(text)
+  }
+
   /** With tools and no native support, the reply is the constrained JSON envelope. */
   #constrained(prompt: Prompt): boolean {
     return this.toolStrategy === 'constrained-json' && (prompt.options.tools?.length ?? 0) > 0
@@ -154,6 +164,13 @@ export class WebLLMChatModel implements ChatModel {
 
 function textChunk(text: string): ChatResponse {
   return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+}
+
+function reasoningChunk(reasoning: string): ChatResponse {
+  return {
+    results: [{ output: { role: 'assistant', text: '', toolCalls: [], reasoning }, metadata: {} }],
+    metadata: {},
+  }
 }
 
 function invalidOutput(error: Error, model: string) {

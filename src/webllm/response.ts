@@ -2,6 +2,7 @@ import type { ChatCompletion, CompletionUsage } from '@mlc-ai/web-llm'
 import type { ToolCall, ChatResponse, ChatResponseMetadata, Usage } from '../core'
 import { stableToolCallId } from '../models'
 import { parseReply, type ParsedReply } from './constrained-json'
+import { splitThinking } from './think'
 
 export interface Speed {
   prefillTokensPerSecond?: number
@@ -52,7 +53,7 @@ export function fromCompletion(
   salt: string,
 ): ChatResponse {
   const choice = completion.choices[0]
-  const content = choice?.message.content ?? ''
+  const { text: content, reasoning } = splitThinking(choice?.message.content ?? '')
   let text = content
   let toolCalls = nativeToolCalls(choice?.message.tool_calls, salt)
   if (constrained) {
@@ -62,7 +63,12 @@ export function fromCompletion(
   }
   const finishReason = toolCalls.length > 0 ? 'tool_calls' : (choice?.finish_reason ?? 'stop')
   return {
-    results: [{ output: { role: 'assistant', text, toolCalls }, metadata: { finishReason } }],
+    results: [
+      {
+        output: { role: 'assistant', text, toolCalls, ...(reasoning ? { reasoning } : {}) },
+        metadata: { finishReason },
+      },
+    ],
     metadata: { ...(completion.id ? { id: completion.id } : {}), ...usageMetadata(completion.usage, model) },
   }
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -37,6 +37,36 @@ export function recording(file: string): Recording {
       headers[name.toLowerCase()] = values[0]!
   }
   return { file, status: entry.response.status, headers, body }
+}
+
+/** Fixtures written by hand in a documented shape (see each folder's README), not recorded. */
+export type WrittenFolder = 'quirks' | 'responses'
+
+export function written(folder: WrittenFolder, file: string, status = 200): Recording {
+  const type = file.endsWith('.json') ? 'application/json' : 'text/event-stream'
+  const body = readFileSync(join(root, '..', folder, file))
+  return { file, status, headers: { 'content-type': type }, body }
+}
+
+export function writtenOf(folder: WrittenFolder, suffix: string): string[] {
+  return readdirSync(join(root, '..', folder))
+    .filter((file) => file.endsWith(suffix))
+    .sort()
+}
+
+/** A seeded generator of numbers in [0, 1), so random byte cuts are the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+/** Up to 12 byte offsets inside a body of `length` bytes. */
+export function randomCuts(next: () => number, length: number): number[] {
+  const count = 1 + Math.floor(next() * 12)
+  return Array.from({ length: count }, () => 1 + Math.floor(next() * (length - 1)))
 }
 
 export function recordingsOf(prefixes: string[], suffix: string): string[] {

@@ -1,0 +1,272 @@
+import type { ChatOptions, ChatResponse, GenerationMetadata, Message, ToolCall, Usage } from '../core'
+import { streamError, type ErrorContext } from './errors'
+import { stableToolCallId } from './stable-id'
+import {
+  count,
+  firstNonEmpty,
+  isWireObject,
+  objectAt,
+  optionalArray,
+  optionalObject,
+  optionalString,
+  type WireObject,
+} from './wire'
+
+// Translation between our plain data and the OpenAI Responses API wire format.
+
+/**
+ * Where an assistant message keeps its output items in the order the model produced them:
+ * reasoning items whole (they go back unchanged), messages and function calls by id, so the next
+ * round can send reasoning with the items that must follow it.
+ */
+export const RESPONSES_ITEMS = 'openaiResponsesItems'
+
+export type ReplayItem =
+  | { type: 'reasoning'; item: WireObject }
+  | { type: 'message'; id: string }
+  | { type: 'function_call'; id: string; callId: string }
+
+function replayItemsOf(metadata: Record<string, unknown> | undefined): ReplayItem[] {
+  const items = metadata?.[RESPONSES_ITEMS]
+  return Array.isArray(items) ? items.filter(isReplayItem) : []
+}
+
+function isReplayItem(value: unknown): value is ReplayItem {
+  if (!isWireObject(value)) return false
+  if (value['type'] === 'reasoning') return isWireObject(value['item'])
+  if (value['type'] === 'message') return typeof value['id'] === 'string'
+  return value['type'] === 'function_call' && typeof value['id'] === 'string' && typeof value['callId'] === 'string'
+}
+
+function functionCall(call: ToolCall, id?: string): WireObject {
+  return {
+    type: 'function_call',
+    ...(id ? { id } : {}),
+    call_id: call.id,
+    name: call.name,
+    arguments: call.arguments || '{}',
+  }
+}
+
+/** An assistant message as input items: its recorded items in order when it has them, else text and calls. */
+function assistantItems(message: Extract<Message, { role: 'assistant' }>): WireObject[] {
+  const items: WireObject[] = []
+  const sent = new Set<string>()
+  let textSent = false
+  for (const replay of replayItemsOf(message.metadata)) {
+    if (replay.type === 'reasoning') items.push({ ...replay.item })
+    else if (replay.type === 'message' && !textSent && message.text) {
+      textSent = true
+      const content = [{ type: 'output_text', text: message.text, annotations: [] }]
+      items.push({ type: 'message', role: 'assistant', id: replay.id, status: 'completed', content })
+    } else if (replay.type === 'function_call') {
+      const call = message.toolCalls.find((candidate) => candidate.id === replay.callId)
+      if (call && !sent.has(call.id)) {
+        sent.add(call.id)
+        items.push(functionCall(call, replay.id))
+      }
+    }
+  }
+  if (!textSent && message.text) items.push({ role: 'assistant', content: message.text })
+  for (const call of message.toolCalls) if (!sent.has(call.id)) items.push(functionCall(call))
+  return items
+}
+
+export function toResponsesInput(messages: readonly Message[]): WireObject[] {
+  return messages.flatMap((message): WireObject[] => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return [{ role: message.role, content: message.text }]
+      case 'assistant':
+        return assistantItems(message)
+      case 'tool':
+        return message.responses.map((response) => ({
+          type: 'function_call_output',
+          call_id: response.id,
+          output: response.responseData,
+        }))
+    }
+  })
+}
+
+/**
+ * The request body. The Responses API has no stop sequences and no seed, so those options are not
+ * sent; `providerOptions['openai-responses']` is merged last (e.g. `reasoning: { effort, summary }`).
+ */
+export function toResponsesRequest(
+  model: string,
+  messages: readonly Message[],
+  options: ChatOptions,
+  stream: boolean,
+): WireObject {
+  const body: WireObject = { model: options.model ?? model, input: toResponsesInput(messages) }
+  if (stream) body['stream'] = true
+  if (options.temperature !== undefined) body['temperature'] = options.temperature
+  if (options.topP !== undefined) body['top_p'] = options.topP
+  if (options.maxTokens !== undefined) body['max_output_tokens'] = options.maxTokens
+  if (options.tools?.length) {
+    body['tools'] = options.tools.map(({ definition }) => ({
+      type: 'function',
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.inputSchema,
+      strict: false,
+    }))
+  }
+  const choice = options.toolChoice
+  if (choice) body['tool_choice'] = typeof choice === 'string' ? choice : { type: 'function', name: choice.name }
+  const format = options.responseFormat
+  if (format?.type === 'json_schema') {
+    body['text'] = {
+      format: {
+        type: 'json_schema',
+        name: format.name ?? 'output',
+        schema: format.schema,
+        ...(format.strict !== undefined ? { strict: format.strict } : {}),
+      },
+    }
+  } else if (format) {
+    body['text'] = { format: { type: format.type } }
+  }
+  return { ...body, ...options.providerOptions?.['openai-responses'] }
+}
+
+/** Output tokens include reasoning tokens in this API, which is the library's own convention. */
+export function toResponsesUsage(raw: unknown): Usage | undefined {
+  if (!isWireObject(raw)) return undefined
+  const promptTokens = count(raw['input_tokens'])
+  if (promptTokens === undefined) return undefined
+  const completionTokens = count(raw['output_tokens']) ?? 0
+  const input = isWireObject(raw['input_tokens_details']) ? raw['input_tokens_details'] : {}
+  const output = isWireObject(raw['output_tokens_details']) ? raw['output_tokens_details'] : {}
+  const reasoningTokens = count(output['reasoning_tokens'])
+  const cached = count(input['cached_tokens'])
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: count(raw['total_tokens']) ?? promptTokens + completionTokens,
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(cached !== undefined ? { cacheReadTokens: cached } : {}),
+  }
+}
+
+/** The reasoning words of a reasoning item: its summary parts, or (open-weight servers) its reasoning text. */
+export function reasoningTextOf(item: WireObject, path: string, context: ErrorContext): string {
+  const parts = [
+    ...optionalArray(item['summary'], `${path}.summary`, context),
+    ...optionalArray(item['content'], `${path}.content`, context),
+  ]
+  return parts
+    .map((part, index) =>
+      optionalString(objectAt(part, `${path} part ${index}`, context)['text'], `${path}.text`, context),
+    )
+    .filter(Boolean)
+    .join('\n\n')
+}
+
+export function toolCallOf(
+  item: WireObject,
+  path: string,
+  context: ErrorContext,
+  responseId: string | undefined,
+  index: number,
+): ToolCall {
+  const name = optionalString(item['name'], `${path}.name`, context) ?? ''
+  const callId = optionalString(item['call_id'], `${path}.call_id`, context)
+  const id = optionalString(item['id'], `${path}.id`, context)
+  return {
+    id: callId || id || stableToolCallId(responseId, index, name),
+    name,
+    arguments: optionalString(item['arguments'], `${path}.arguments`, context) || '{}',
+  }
+}
+
+/** How a response ended, in the library's words; a refusal is a content filter with its text kept. */
+export function responsesFinish(
+  status: string | undefined,
+  incompleteReason: string | undefined,
+  hasToolCalls: boolean,
+  refusal: string,
+): GenerationMetadata {
+  if (refusal) return { finishReason: 'content_filter', refusal }
+  if (status === 'incomplete') {
+    const reason = incompleteReason === 'max_output_tokens' ? 'length' : (incompleteReason ?? 'incomplete')
+    return { finishReason: reason }
+  }
+  return { finishReason: hasToolCalls ? 'tool_calls' : 'stop' }
+}
+
+/** A failed response (`response.failed`, `error` events, or `status: failed`) as a ChatModelError. */
+export function responsesError(error: unknown, context: ErrorContext) {
+  const details = isWireObject(error) ? error : {}
+  const code = typeof details['code'] === 'string' ? details['code'] : undefined
+  const message = typeof details['message'] === 'string' ? details['message'] : 'unknown error'
+  const retryable = code === 'server_error' || code === 'rate_limit_exceeded' || code === 'vector_store_timeout'
+  return streamError(`the response failed${code ? ` (${code})` : ''}: ${message}`, context, {
+    retryable,
+    ...(code ? { code } : {}),
+  })
+}
+
+export function fromResponsesBody(body: unknown, context: ErrorContext): ChatResponse {
+  const response = objectAt(body, 'the body', context)
+  const status = optionalString(response['status'], 'status', context)
+  if (status === 'failed' || (response['error'] !== undefined && response['error'] !== null))
+    throw responsesError(response['error'], context)
+  const id = firstNonEmpty(undefined, response['id'])
+  let text = ''
+  let refusal = ''
+  const reasoning: string[] = []
+  const toolCalls: ToolCall[] = []
+  const replay: ReplayItem[] = []
+  optionalArray(response['output'], 'output', context).forEach((entry, index) => {
+    const path = `output[${index}]`
+    const item = objectAt(entry, path, context)
+    const itemId = optionalString(item['id'], `${path}.id`, context)
+    switch (item['type']) {
+      case 'message':
+        optionalArray(item['content'], `${path}.content`, context).forEach((entry, position) => {
+          const part = objectAt(entry, `${path}.content[${position}]`, context)
+          if (part['type'] === 'output_text') text += optionalString(part['text'], `${path}.text`, context) ?? ''
+          if (part['type'] === 'refusal') refusal += optionalString(part['refusal'], `${path}.refusal`, context) ?? ''
+        })
+        if (itemId) replay.push({ type: 'message', id: itemId })
+        break
+      case 'function_call': {
+        const call = toolCallOf(item, path, context, id, toolCalls.length)
+        toolCalls.push(call)
+        if (itemId) replay.push({ type: 'function_call', id: itemId, callId: call.id })
+        break
+      }
+      case 'reasoning':
+        reasoning.push(reasoningTextOf(item, path, context))
+        replay.push({ type: 'reasoning', item })
+        break
+    }
+  })
+  const incomplete = optionalObject(response['incomplete_details'], 'incomplete_details', context)
+  const reasoningText = reasoning.filter(Boolean).join('\n\n')
+  const model = firstNonEmpty(undefined, response['model'])
+  const usage = toResponsesUsage(response['usage'])
+  return {
+    results: [
+      {
+        output: {
+          role: 'assistant',
+          text,
+          toolCalls,
+          ...(reasoningText ? { reasoning: reasoningText } : {}),
+          ...(replay.some((item) => item.type === 'reasoning') ? { metadata: { [RESPONSES_ITEMS]: replay } } : {}),
+        },
+        metadata: responsesFinish(
+          status,
+          optionalString(incomplete?.['reason'], 'incomplete_details.reason', context),
+          toolCalls.length > 0,
+          refusal,
+        ),
+      },
+    ],
+    metadata: { ...(id ? { id } : {}), ...(model ? { model } : {}), ...(usage ? { usage } : {}) },
+  }
+}

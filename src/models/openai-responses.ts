@@ -1,0 +1,62 @@
+import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
+import { labelOf } from './base-url'
+import type { ErrorContext } from './errors'
+import { postJson, readJson } from './http'
+import { serverSentEvents } from './sse'
+import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
+import { ResponsesStreamReader } from './openai-responses-stream'
+
+export interface OpenAIResponsesChatModelOptions {
+  /** Default `https://api.openai.com/v1`; the adapter posts to `${baseURL}/responses`. */
+  baseURL?: string
+  apiKey?: string
+  model: string
+  headers?: Record<string, string>
+  fetch?: typeof fetch
+  /** Options under every prompt's own. */
+  defaultOptions?: ChatOptions
+}
+
+/**
+ * A model behind OpenAI's Responses API, where reasoning models put their reasoning items. Stateless:
+ * every request sends the whole conversation, reasoning items included, so the tool loop is unchanged.
+ */
+export class OpenAIResponsesChatModel implements ChatModel {
+  readonly provider = 'openai-responses'
+  readonly supportsNativeStructuredOutput = true
+  readonly #options: OpenAIResponsesChatModelOptions
+  readonly #url: string
+  readonly #context: ErrorContext
+
+  constructor(options: OpenAIResponsesChatModelOptions) {
+    if (!options?.model)
+      throw new TypeError('OpenAIResponsesChatModel needs a model name, e.g. { model: "gpt-5-mini" }')
+    this.#options = options
+    const baseURL = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
+    this.#url = `${baseURL}/responses`
+    this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model, apiKey: options.apiKey }
+  }
+
+  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    return fromResponsesBody(await readJson<unknown>(response, signal, this.#context), this.#context)
+  }
+
+  async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const response = await postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context)
+    const reader = new ResponsesStreamReader(this.#context)
+    for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
+    yield reader.finish()
+  }
+
+  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+    const options = { ...this.#options.defaultOptions, ...prompt.options }
+    return toResponsesRequest(this.#options.model, prompt.messages, options, stream)
+  }
+
+  #http(signal: AbortSignal | undefined) {
+    const headers: Record<string, string> = { ...this.#options.headers }
+    if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`
+    return { fetch: this.#options.fetch, headers, signal }
+  }
+}
