@@ -59,8 +59,13 @@ export class RunRecorder {
     }
   }
 
-  start(mode: 'call' | 'stream', observer: 'inside-loop' | 'outside-loop' | 'no-loop', chain: TracedAdvisor[]): void {
-    this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain })
+  start(
+    mode: 'call' | 'stream',
+    observer: 'inside-loop' | 'outside-loop' | 'no-loop',
+    chain: TracedAdvisor[],
+    forkOf?: { runId: string; round: number },
+  ): void {
+    this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain, ...(forkOf ? { forkOf } : {}) })
   }
 
   request(round: number, messages: readonly Message[], options: ChatOptions): void {

@@ -31,3 +31,21 @@ export const PENDING_TOOL_CALLS_KEY = 'advisor-chain.pending-tool-calls'
 export const SAVE_PENDING_KEY = 'advisor-chain.save-pending'
 
 export type SavePending = (message: AssistantMessage) => Promise<void>
+
+/**
+ * Set on a call that re-runs a recorded run from one of its rounds (`forkRun`): the run and round
+ * it forks. The tool loop numbers its rounds on from there, and an observer links the two runs.
+ */
+export const FORK_KEY = 'advisor-chain.fork'
+
+export interface ForkOrigin {
+  runId: string
+  round: number
+}
+
+/** The fork origin a context carries, when it is a well-formed one. */
+export function forkOriginOf(context: Readonly<Record<string, unknown>>): ForkOrigin | undefined {
+  const value = context[FORK_KEY] as Partial<ForkOrigin> | null | undefined
+  if (typeof value?.runId !== 'string' || !Number.isInteger(value.round) || value.round! < 1) return undefined
+  return { runId: value.runId, round: value.round! }
+}

@@ -44,6 +44,8 @@ export type TraceEventBody =
       /** Where the observer that recorded the run sits. */
       observer: 'inside-loop' | 'outside-loop' | 'no-loop'
       chain: TracedAdvisor[]
+      /** This run re-runs another from one of its rounds (the rounds before came from that run's trace). */
+      forkOf?: { runId: string; round: number }
     }
   | {
       type: 'run-end'

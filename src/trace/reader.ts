@@ -64,6 +64,8 @@ export interface RunView {
   live: boolean
   observer?: 'inside-loop' | 'outside-loop' | 'no-loop'
   chain: TracedAdvisor[]
+  /** The run this one re-runs from one of its rounds (see `forkRun`). */
+  forkOf?: { runId: string; round: number }
   rounds: RoundView[]
   /** The run's usage: from `run-end`, or summed over the responses so far. */
   usage?: Usage
@@ -197,6 +199,7 @@ function apply(state: RunState, event: TraceEvent): void {
       run.startedAt = event.startedAt
       run.observer = event.observer
       run.chain = event.chain
+      if (event.forkOf) run.forkOf = event.forkOf
       return
     case 'run-end':
       state.ended = true

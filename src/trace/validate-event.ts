@@ -139,6 +139,7 @@ const bodies: Record<TraceEvent['type'], Shape> = {
     startedAt: num,
     observer: oneOf('inside-loop', 'outside-loop', 'no-loop'),
     chain: list(object({ name: str, order: num, placement: oneOf('outside-loop', 'tool-loop', 'inside-loop') })),
+    forkOf: optional(object({ runId: str, round: count })),
   },
   'run-end': {
     status: oneOf('ok', 'error', 'aborted'),
