@@ -220,18 +220,38 @@ function Timing({ round }: { round: RoundView }) {
       <dd>{duration(figures.durationMs)}</dd>
       <dt>Model call</dt>
       <dd>{duration(figures.modelMs)}</dd>
+      {round.waits.length > 0 && (
+        <>
+          <dt>Waiting for approval</dt>
+          <dd>{duration(figures.approvalMs)} (your time, not the model's)</dd>
+        </>
+      )}
       <dt>Tools (wall clock)</dt>
       <dd>
         {round.tools.length === 0 ? '—' : `${duration(figures.toolMs)} for ${plural(round.tools.length, 'call')}`}
       </dd>
+      {figures.setupMs > 0 && (
+        <>
+          <dt>Tool setup</dt>
+          <dd>{duration(figures.setupMs)} loading validators, not counted as tool time</dd>
+        </>
+      )}
       <dt>Time to first token</dt>
-      <dd>{figures.timeToFirstTokenMs === undefined ? '—' : duration(figures.timeToFirstTokenMs)}</dd>
+      <dd>
+        {figures.timeToFirstTokenMs === undefined
+          ? 'not measured (not streamed)'
+          : duration(figures.timeToFirstTokenMs)}
+      </dd>
       <dt>Tokens per second</dt>
-      <dd>{figures.tokensPerSecond === undefined ? '—' : figures.tokensPerSecond.toFixed(1)}</dd>
+      <dd>
+        {figures.tokensPerSecond === undefined
+          ? 'not measured: needs streamed text and its output tokens'
+          : figures.tokensPerSecond.toFixed(1)}
+      </dd>
       <dt>Chunks</dt>
       <dd>{model?.chunks ?? 0}</dd>
       <dt>Tokens</dt>
-      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported'}</dd>
+      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported by this model'}</dd>
       {usage?.cacheReadTokens !== undefined && (
         <>
           <dt>Cache read / write</dt>

@@ -1,10 +1,10 @@
 import { useState } from 'react'
-import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
+import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import { ChainView, chainWarnings } from './ChainView'
 import { ErrorBoundary } from './ErrorBoundary'
-import { clock, duration, plural, shortId, tokens } from './format'
+import { clock, duration, plural, shortId } from './format'
 import { Inspector } from './Inspector'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
@@ -37,7 +37,13 @@ export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }
             value={duration(live ? Math.max(now, run.lastT) - run.start : figures.durationMs)}
           />
           <Stat label={figures.rounds === 1 ? 'round' : 'rounds'} value={String(figures.rounds)} />
-          <Stat label="tokens in → out" value={tokens(figures.usage).replace(' tok', '') || '—'} />
+          {figures.usage ? (
+            <Stat label="tokens in → out" value={usageText(run)} />
+          ) : (
+            <span className="stat muted" data-testid="usage-missing">
+              tokens: {usageText(run)}
+            </span>
+          )}
           <Stat
             label={figures.toolCalls === 1 ? 'tool call' : 'tool calls'}
             value={String(figures.toolCalls)}

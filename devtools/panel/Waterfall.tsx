@@ -15,6 +15,7 @@ type Row =
   | { kind: 'round'; round: RoundView }
   | { kind: 'model'; round: RoundView }
   | { kind: 'tool'; round: RoundView; index: number }
+  | { kind: 'approval'; round: RoundView; index: number }
   | { kind: 'validation'; round: RoundView; index: number }
   | { kind: 'retry'; round: RoundView; index: number }
 
@@ -23,6 +24,7 @@ function rowsOf(run: RunView): Row[] {
   for (const round of run.rounds) {
     rows.push({ kind: 'round', round })
     if (round.model) rows.push({ kind: 'model', round })
+    round.waits.forEach((_, index) => rows.push({ kind: 'approval', round, index }))
     round.tools.forEach((_, index) => rows.push({ kind: 'tool', round, index }))
     round.validations.forEach((_, index) => rows.push({ kind: 'validation', round, index }))
     round.retries.forEach((_, index) => rows.push({ kind: 'retry', round, index }))
@@ -39,6 +41,8 @@ function selectionOf(row: Row, runId: string): Selection {
       return { runId, round, span: { kind: 'model' } }
     case 'tool':
       return { runId, round, span: { kind: 'tool', id: row.round.tools[row.index]!.id } }
+    case 'approval':
+      return { runId, round, span: { kind: 'tool', id: row.round.waits[row.index]!.id } }
     case 'validation':
       return { runId, round, span: { kind: 'validation', attempt: row.round.validations[row.index]!.attempt } }
     case 'retry':
@@ -130,7 +134,13 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
                 {view.name && <span className="name">{view.name}</span>}
                 {view.legend ?? <span className="what">{view.detail}</span>}
                 <span className="dur">
-                  {view.time === undefined ? (view.running ? 'running' : '') : duration(view.time)}
+                  {view.time === undefined
+                    ? view.running
+                      ? 'running'
+                      : view.cutOff
+                        ? 'cut off'
+                        : ''
+                    : duration(view.time)}
                 </span>
               </span>
               <span className="lane">{view.bar}</span>
@@ -149,6 +159,8 @@ interface RowView {
   legend?: ReactNode
   time: number | undefined
   running: boolean
+  /** Never ended: the run ended first. */
+  cutOff?: boolean
   bad: boolean
   badge: ReactNode
   bar: ReactNode
@@ -161,7 +173,9 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       const figures = roundFigures(round)
       const parts = [
         figures.modelMs !== undefined && `model ${duration(figures.modelMs)}`,
+        round.waits.length > 0 && `waiting for approval ${duration(figures.approvalMs)}`,
         round.tools.length > 0 && `tools ${duration(figures.toolMs)}`,
+        figures.setupMs > 0 && `tool setup ${duration(figures.setupMs)}`,
         round.hasProblem && 'had a problem',
       ].filter(Boolean)
       return {
@@ -174,8 +188,13 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
                 {durationCompact(figures.modelMs)}
               </span>
             )}
+            {round.waits.length > 0 && (
+              <span className="approval" title="waiting for your approval">
+                {durationCompact(figures.approvalMs)}
+              </span>
+            )}
             {round.tools.length > 0 && (
-              <span className="tool" title="tools, wall clock">
+              <span className="tool" title="tools, wall clock (setup not counted)">
                 {durationCompact(figures.toolMs)}
               </span>
             )}
@@ -194,7 +213,8 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       const end = model.end ?? now
       const total = Math.max(end - model.start, 1e-3)
       const streamed = model.firstToken === undefined ? 0 : Math.min(1, Math.max(0, (end - model.firstToken) / total))
-      const failed = round.errors.length > 0 && model.end === undefined && round.status !== 'running'
+      const failed = model.end === undefined && (round.status === 'error' || round.status === 'aborted')
+      const cutOff = model.end === undefined && round.closed && !failed
       return {
         name: '',
         detail: response
@@ -202,18 +222,22 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
             ? `→ ${response.toolCalls.map((call) => call.name).join(', ')}`
             : response.text.slice(0, 120)
           : failed
-            ? round.errors[0]!.error.message
-            : model.firstToken !== undefined
-              ? `streaming… ${model.streamed.slice(-120)}`
-              : 'waiting for the model…',
+            ? (round.errors[0]?.error.message ??
+              `the run ${round.status === 'aborted' ? 'was aborted' : 'failed'} before the model answered`)
+            : cutOff
+              ? 'the run ended before the model answered'
+              : model.firstToken !== undefined
+                ? `streaming… ${model.streamed.slice(-120)}`
+                : 'waiting for the model…',
         time: model.end === undefined ? undefined : model.end - model.start,
-        running: model.end === undefined && !failed,
+        running: model.end === undefined && !round.closed && !failed,
+        cutOff,
         bad: failed,
         badge: <span className={`kind ${failed ? 'bad' : 'model'}`}>MODEL</span>,
         bar: (
           <span
-            className={`bar model${model.end === undefined ? ' live' : ''}${failed ? ' bad' : ''}`}
-            style={bar(model.start, failed ? (round.end ?? model.start) : model.end)}
+            className={`bar model${model.end === undefined && !round.closed && !failed ? ' live' : ''}${failed ? ' bad' : ''}`}
+            style={bar(model.start, model.end ?? (failed || round.closed ? (round.end ?? model.start) : undefined))}
           >
             {streamed > 0 && <span className="streaming" style={{ width: `${streamed * 100}%` }} />}
           </span>
@@ -223,17 +247,51 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
     case 'tool': {
       const tool = round.tools[row.index]!
       const bad = tool.error !== undefined
+      const running = tool.end === undefined && !round.closed
       return {
         name: tool.name,
-        detail: tool.arguments,
+        detail: tool.setup
+          ? `${tool.arguments} · setup ${duration(tool.setup.end - tool.setup.start)} (loading its validator) not counted`
+          : tool.arguments,
         time: tool.end === undefined ? undefined : tool.end - tool.start,
-        running: tool.end === undefined,
+        running,
+        cutOff: tool.end === undefined && round.closed,
         bad,
         badge: <span className={`kind ${bad ? 'bad' : 'tool'}`}>{bad ? 'ERROR' : 'TOOL'}</span>,
         bar: (
+          <>
+            {tool.setup && (
+              <span
+                className="bar setup"
+                title="setup: loading the tool's validator"
+                style={bar(tool.setup.start, tool.setup.end)}
+              />
+            )}
+            <span
+              className={`bar tool${bad ? ' bad' : ''}${running ? ' live' : ''}`}
+              style={bar(tool.start, tool.end ?? (round.closed ? tool.start : undefined))}
+            />
+          </>
+        ),
+      }
+    }
+    case 'approval': {
+      const wait = round.waits[row.index]!
+      const running = wait.end === undefined && !round.closed
+      return {
+        name: wait.name,
+        detail: wait.decision
+          ? `approval: ${wait.decision === 'approve' ? 'approved' : wait.decision === 'edit' ? 'edited' : 'rejected'}`
+          : 'waiting for your approval',
+        time: wait.end === undefined ? undefined : wait.end - wait.start,
+        running,
+        cutOff: wait.end === undefined && round.closed,
+        bad: false,
+        badge: <span className="kind approval">WAIT</span>,
+        bar: (
           <span
-            className={`bar tool${bad ? ' bad' : ''}${tool.end === undefined ? ' live' : ''}`}
-            style={bar(tool.start, tool.end)}
+            className={`bar approval${running ? ' live' : ''}`}
+            style={bar(wait.start, wait.end ?? (round.closed ? wait.start : undefined))}
           />
         ),
       }

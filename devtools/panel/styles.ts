@@ -156,6 +156,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .legend > span { display: inline-flex; align-items: center; gap: 3px; }
 .legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
 .legend .model::before { background: var(--model); } .legend .tool::before { background: var(--tool); }
+.legend .approval::before { background: var(--warn); }
 .row.round.bad .name { color: var(--bad); }
 .row:not(.round) .names { padding-left: 28px; }
 .row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) 0 0 / var(--grid, 25%) 100% repeat-x; }
@@ -167,6 +168,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .bar.model { background: var(--model); overflow: hidden; }
 .bar.model .streaming { position: absolute; top: 0; bottom: 0; right: 0; background: repeating-linear-gradient(-45deg, var(--stream) 0 3px, var(--model) 3px 6px); }
 .bar.tool { background: var(--tool); }
+.bar.setup { background: repeating-linear-gradient(-45deg, var(--tool-bg) 0 3px, color-mix(in srgb, var(--tool) 35%, transparent) 3px 6px); }
+.bar.approval { background: repeating-linear-gradient(90deg, var(--warn) 0 4px, transparent 4px 7px); border: 1px solid var(--warn); }
 .bar.bad { background: var(--bad); }
 .bar.validation { background: var(--valid); }
 .bar.validation.bad { background: var(--bad); }
@@ -176,6 +179,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .kind.model { color: var(--model); background: color-mix(in srgb, var(--model) 12%, transparent); }
 .kind.tool { color: var(--tool); background: var(--tool-bg); }
 .kind.validation { color: var(--valid); background: color-mix(in srgb, var(--valid) 12%, transparent); }
+.kind.approval { color: var(--warn); background: var(--warn-bg); }
 .kind.retry { color: var(--retry); background: color-mix(in srgb, var(--retry) 14%, transparent); }
 .kind.bad { color: var(--bad); background: var(--bad-bg); }
 

@@ -117,7 +117,10 @@ export class RunRecorder {
       ...(typeof model === 'string' ? { model } : {}),
       durationMs: timing.durationMs,
       ...(timing.timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs: timing.timeToFirstTokenMs } : {}),
-      ...(usage && generationSeconds > 0 ? { tokensPerSecond: usage.completionTokens / generationSeconds } : {}),
+      // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
+      ...(usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0
+        ? { tokensPerSecond: usage.completionTokens / generationSeconds }
+        : {}),
       ...(timing.chunks !== undefined ? { chunks: timing.chunks } : {}),
       ...(extra && Object.keys(extra).length > 0 ? { metadata: extra } : {}),
     })
@@ -165,7 +168,14 @@ export class RunRecorder {
 
   toolEnd(
     round: number,
-    end: { toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean },
+    end: {
+      toolCall: ToolCall
+      result: string
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+      setupMs?: number
+    },
     advisor: string,
   ): void {
     this.emit(
@@ -177,6 +187,7 @@ export class RunRecorder {
         ...(end.error !== undefined ? { error: this.redactor.text(end.error) } : {}),
         durationMs: end.durationMs,
         returnDirect: end.returnDirect,
+        ...(end.setupMs !== undefined ? { setupMs: end.setupMs } : {}),
       },
       advisor,
     )

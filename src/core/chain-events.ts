@@ -31,6 +31,8 @@ export type ChainEvent =
       error?: string
       durationMs: number
       returnDirect: boolean
+      /** Preparing the call before it ran (see `ToolCallback.prepare`), when that took time. */
+      setupMs?: number
     }
   | {
       type: 'tool-loop-end'

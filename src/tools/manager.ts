@@ -30,7 +30,17 @@ export interface ToolExecutionResult {
 /** What the manager reports while it runs the calls of one round. */
 export type ToolExecutionEvent =
   | { type: 'start'; toolCall: ToolCall }
-  | { type: 'end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
+  | {
+      type: 'end'
+      toolCall: ToolCall
+      result: string
+      error?: string
+      /** The call's own time, after its setup. */
+      durationMs: number
+      returnDirect: boolean
+      /** Preparing the call (`ToolCallback.prepare`), when that took noticeable time. */
+      setupMs?: number
+    }
 
 export interface ToolExecutionInit {
   signal?: AbortSignal
@@ -171,15 +181,24 @@ class DefaultToolCallingManager implements ToolCallingManager {
   ): Promise<{ response: ToolResponse; returnDirect: boolean }> {
     const { call } = plan
     const tool = tools.get(call.name)
-    const started = performance.now()
+    let started = performance.now()
     init.onToolExecution?.({ type: 'start', toolCall: call })
     let result: string
     let error: string | undefined
+    let setupMs: number | undefined
     if (plan.refusal !== undefined) {
       result = error = `Error: ${plan.refusal}`
     } else if (plan.answer !== undefined) {
       result = plan.answer
     } else {
+      if (tool!.prepare) {
+        // A failed setup fails the call itself, which then says why.
+        await tool!.prepare().catch(() => undefined)
+        const ready = performance.now()
+        // A validator already compiled takes microseconds; only real setup is worth reporting.
+        if (ready - started >= SETUP_REPORTED_MS) setupMs = ready - started
+        started = ready
+      }
       try {
         result = await tool!.call(call.arguments, {
           values,
@@ -200,10 +219,13 @@ class DefaultToolCallingManager implements ToolCallingManager {
       ...(error !== undefined ? { error } : {}),
       durationMs: performance.now() - started,
       returnDirect,
+      ...(setupMs !== undefined ? { setupMs } : {}),
     })
     return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
   }
 }
+
+const SETUP_REPORTED_MS = 0.5
 
 interface Plan {
   call: ToolCall

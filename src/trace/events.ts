@@ -95,7 +95,17 @@ export type TraceEventBody =
       metadata?: Record<string, unknown>
     }
   | { type: 'tool-start'; toolCall: ToolCall }
-  | { type: 'tool-end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
+  | {
+      type: 'tool-end'
+      toolCall: ToolCall
+      result: string
+      error?: string
+      /** The tool's own running time, from after its setup. */
+      durationMs: number
+      returnDirect: boolean
+      /** Preparing the call before it ran (loading and compiling the argument validator), when that took time. */
+      setupMs?: number
+    }
   | {
       type: 'tool-loop-end'
       reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error' | 'aborted'

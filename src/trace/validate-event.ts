@@ -177,7 +177,14 @@ const bodies: Record<TraceEvent['type'], Shape> = {
     metadata,
   },
   'tool-start': { toolCall },
-  'tool-end': { toolCall, result: str, error: optional(str), durationMs: num, returnDirect: bool },
+  'tool-end': {
+    toolCall,
+    result: str,
+    error: optional(str),
+    durationMs: num,
+    returnDirect: bool,
+    setupMs: optional(num),
+  },
   'tool-loop-end': {
     reason: oneOf('answer', 'returnDirect', 'toolCallLimitExceeded', 'error', 'aborted'),
     rounds: count,
