@@ -64,7 +64,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
       <button
         type="button"
         className="tool-button"
-        title="Open a trace file; it replaces the runs shown"
+        title="Open a trace file; its runs are added to those shown (runs already shown are skipped)"
         onClick={() => file.current?.click()}
       >
         Import

@@ -100,6 +100,8 @@ export interface RunView {
   hasProblem: boolean
   /** Ordered by `seq`. */
   events: TraceEvent[]
+  /** Events dropped from the middle of a run too large to keep whole (its head and tail are kept). */
+  trimmed?: { events: number; fromSeq: number; toSeq: number }
   /** Changes whenever the run does, for cheap re-render checks and caches. */
   version: number
 }
@@ -149,6 +151,23 @@ export class TraceReader {
     this.#runs.delete(oldest.view.id)
     this.eventCount -= oldest.view.events.length
     return oldest.view
+  }
+
+  /**
+   * Keeps `keep` events of a run: its first half and its latest, dropping the middle (mostly
+   * chunks). Its rounds and spans stay as they were grouped; the run says what was dropped.
+   */
+  trim(id: string, keep: number): number {
+    const run = this.#runs.get(id)?.view
+    if (!run || run.events.length <= keep) return 0
+    const head = Math.ceil(keep / 2)
+    const dropped = run.events.splice(head, run.events.length - keep)
+    const fromSeq = Math.min(dropped[0]!.seq, run.trimmed?.fromSeq ?? Infinity)
+    const toSeq = Math.max(dropped.at(-1)!.seq, run.trimmed?.toSeq ?? -Infinity)
+    run.trimmed = { events: (run.trimmed?.events ?? 0) + dropped.length, fromSeq, toSeq }
+    run.version++
+    this.eventCount -= dropped.length
+    return dropped.length
   }
 
   clear(): void {
