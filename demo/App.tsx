@@ -4,6 +4,9 @@ import {
   MessageWindowChatMemory,
   connectTestHarness,
   fanOut,
+  forkRun,
+  type ChatClient,
+  type ForkRunRequest,
 } from 'advisor-chain'
 import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
 import { useCallback, useMemo, useState } from 'react'
@@ -24,8 +27,15 @@ const repository = new IndexedDBChatMemoryRepository({ databaseName: 'advisor-ch
 const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(40).build()
 // End-to-end tests (advisor-chain/playwright) install models and read traces through this harness.
 let install: (active: ActiveModel) => void = () => {}
+// "Re-run from here" (the panel) and forkRound (tests) fork through the client the page uses now.
+let current: ChatClient | undefined
+const fork = (request: ForkRunRequest) => {
+  if (!current) return Promise.reject(new Error('Load a model first: a fork runs through the current model'))
+  return forkRun(current, request)
+}
 const harness = connectTestHarness({
   onModel: (model, label) => install({ choice: { kind: 'installed', label }, model }),
+  onFork: fork,
 })
 const sink = fanOut(store, harness.sink)
 
@@ -47,6 +57,7 @@ export function App() {
     () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog }),
     [active, settings, onLog],
   )
+  current = client
   const selectConversation = (id: string) => {
     setConversationId(id)
     localStorage.setItem('advisor-chain-demo-conversation', id)
@@ -116,7 +127,7 @@ export function App() {
           </aside>
         </div>
       </div>
-      <AdvisorDevtools store={store} approvals={approvals} initialIsOpen enabled />
+      <AdvisorDevtools store={store} approvals={approvals} fork={fork} initialIsOpen enabled />
     </>
   )
 }

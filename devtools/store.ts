@@ -16,6 +16,8 @@ export interface DevtoolsStoreOptions {
 export interface Selection {
   runId: string
   round?: number
+  /** The view of the run to show (default: the one shown last). */
+  view?: 'timeline' | 'chain' | 'compare'
   /** A span of the round: the model call, a tool call (by id), a validation attempt, a retry. */
   span?:
     | { kind: 'model' }

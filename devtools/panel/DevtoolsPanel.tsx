@@ -1,4 +1,5 @@
 import type { ApprovalSource } from '../approvals'
+import type { ForkRunner } from '../fork'
 import { useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { Approvals } from './Approvals'
@@ -17,6 +18,8 @@ export interface DevtoolsPanelProps {
   approvals?: ApprovalSource
   /** Extra toolbar buttons (the dock controls of the floating panel). */
   controls?: ReactNode
+  /** Lets the inspector re-run a round with edits ("Re-run from here"); without it the panel only reads. */
+  fork?: ForkRunner
 }
 
 /** The panel itself, to place anywhere in a layout: in its own shadow root, with an error boundary. */
@@ -44,6 +47,7 @@ function PanelContent({
   store,
   approvals,
   controls,
+  fork,
   theme,
   onTheme,
 }: DevtoolsPanelProps & { theme: 'light' | 'dark'; onTheme: () => void }) {
@@ -62,7 +66,7 @@ function PanelContent({
       <div className="body">
         <RunList store={store} />
         {run ? (
-          <RunDetail store={store} run={run} />
+          <RunDetail store={store} run={run} fork={fork} />
         ) : (
           <div className="detail empty-detail">
             <p className="empty">

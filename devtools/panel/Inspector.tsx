@@ -7,8 +7,10 @@ import type { RoundView, RunView, ToolSpan } from 'advisor-chain/trace'
 import { duration, plural, prettyJson, tokens } from './format'
 import { Messages, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
+import type { ForkRunner } from '../fork'
+import { ForkEditor } from './ForkEditor'
 
-type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw'
+type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw' | 'fork'
 
 /** Raw JSON of more events than this is cut (a long stream has thousands of chunks). */
 const RAW_LIMIT = 300
@@ -18,10 +20,12 @@ export function Inspector({
   store,
   run,
   selection,
+  fork,
 }: {
   store: DevtoolsStore
   run: RunView
   selection: Selection | undefined
+  fork?: ForkRunner | undefined
 }) {
   const [tab, setTab] = useState<Tab>('prompt')
   const round = run.rounds.find((candidate) => candidate.round === selection?.round) ?? run.rounds.at(-1)
@@ -105,6 +109,9 @@ export function Inspector({
     ['timing', 'Timing'],
     ['raw', 'Raw'],
   ]
+  // A round can be re-run once its request is known and the run is over.
+  const forkable = fork && prompt && run.status !== 'running'
+  if (forkable) tabs.push(['fork', 'Re-run'])
   return (
     <section className="inspector" aria-label={`Round ${round.round} of the run`} data-testid="inspector">
       <div className="inspector-head">
@@ -149,6 +156,12 @@ export function Inspector({
         {tab === 'tools' && <Catalogue tools={catalogue} />}
         {tab === 'timing' && <Timing round={round} />}
         {tab === 'raw' && <Raw events={run.events.filter((event) => event.round === round.round)} />}
+        {tab === 'fork' &&
+          (forkable ? (
+            <ForkEditor key={round.round} store={store} run={run} round={round} prompt={prompt} fork={fork} />
+          ) : (
+            <p className="muted">This round can be re-run once the run has ended.</p>
+          ))}
       </Tabs>
     </section>
   )

@@ -215,6 +215,35 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .catalogue { display: flex; flex-direction: column; gap: 8px; }
 .catalogue details { padding: 0 10px 6px; }
 
+/* fork: re-run from a round, and the compare view */
+.fork-text { color: var(--accent); }
+.fork-editor { display: flex; flex-direction: column; gap: 8px; }
+.fork-messages { display: flex; flex-direction: column; gap: 8px; }
+.fork-messages label.message-head { cursor: text; }
+.fork-editor textarea { display: block; width: 100%; min-height: 56px; resize: vertical; border: 0; padding: 7px 10px; font: 12px/1.5 var(--mono); color: var(--fg); background: var(--bg); }
+.fork-editor textarea:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
+.fork-options { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; border: 1px solid var(--line); border-radius: 8px; padding: 6px 10px 8px; margin: 0; }
+.fork-options legend { color: var(--fg3); font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; padding: 0 4px; }
+.fork-options label { display: flex; flex-direction: column; gap: 2px; color: var(--fg2); font-size: 11.5px; }
+.fork-options label.check { flex-direction: row; align-items: center; gap: 6px; }
+.fork-options input:not([type='checkbox']) { width: 150px; }
+.fork-actions { display: flex; flex-wrap: wrap; align-items: baseline; gap: 10px; }
+.fork-actions .primary { padding: 5px 12px; }
+.compare { padding: 10px 14px 14px; display: flex; flex-direction: column; gap: 10px; overflow: auto; flex: 1; min-height: 0; }
+.compare > * { flex: none; }
+.compare-grid { display: flex; flex-direction: column; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.compare-row { display: grid; grid-template-columns: minmax(90px, auto) 1fr 1fr; gap: 10px; padding: 5px 10px; border-bottom: 1px solid var(--line2); width: 100%; align-items: baseline; }
+.compare-row:last-child { border-bottom: 0; }
+.compare-row.head { background: var(--bg2); color: var(--fg3); font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; }
+.compare-row:not(.head):hover { background: var(--hover); }
+.compare-row[aria-current='true'] { background: var(--accent-bg); }
+.compare-row.differs { box-shadow: inset 3px 0 0 var(--warn); }
+.compare-row.first { background: var(--warn-bg); }
+.compare-row .pill { margin-left: 6px; background: var(--warn); color: var(--bg); }
+.compare-row .answer { font-family: var(--mono); font-size: 11.5px; overflow-wrap: anywhere; white-space: pre-wrap; }
+.compare-answers { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 10px; }
+.compare-answers pre.changed { box-shadow: inset 3px 0 0 var(--warn); }
+
 /* chain */
 .chain { padding: 12px 14px; display: flex; flex-direction: column; gap: 8px; }
 .advisors { display: flex; flex-direction: column; gap: 5px; max-width: 760px; }

@@ -3,7 +3,7 @@ import { FORK_KEY, RUN_ID_KEY, newId, type ChatResponse, type ForkOrigin } from 
 import { forkPlan, type ForkRunRequest } from '../trace'
 
 export interface ForkRunOptions {
-  /** Run the fork as a stream (default: a call). */
+  /** Run the fork as a stream (default: as the original run was made). */
   stream?: boolean
   signal?: AbortSignal
 }
@@ -42,7 +42,7 @@ export async function forkRun(
       : client.prompt().messages(...plan.messages)
   spec.options(plan.options).advisorParams({ [RUN_ID_KEY]: runId, [FORK_KEY]: plan.forkOf })
   if (options.signal) spec.signal(options.signal)
-  if (!options.stream) {
+  if (!(options.stream ?? plan.mode === 'stream')) {
     const response = await spec.call().chatClientResponse()
     const chatResponse = response.chatResponse
     return { runId, forkOf: plan.forkOf, answer: chatResponse?.results[0]?.output.text ?? null, chatResponse }

@@ -14,6 +14,8 @@ export interface RunSummary {
   /** The answer of the last round. */
   finalText: string
   finishReason?: string
+  /** The run this one re-runs from one of its rounds (see `forkRun`). */
+  forkOf?: { runId: string; round: number }
 }
 
 export function summarizeRun(events: readonly TraceEvent[], runId: string): RunSummary {
@@ -26,6 +28,9 @@ export function summarizeRun(events: readonly TraceEvent[], runId: string): RunS
   for (const event of events) {
     if (event.runId !== runId) continue
     switch (event.type) {
+      case 'run-start':
+        if (event.forkOf) summary.forkOf = event.forkOf
+        break
       case 'model-response':
         roundOf(event.round).text = event.text
         break

@@ -30,6 +30,8 @@ export interface ForkRunRequest {
 /** The request a fork sends: the round's prompt as recorded, with the edits applied. */
 export interface ForkPlan {
   forkOf: { runId: string; round: number }
+  /** How the original run was made (a call or a stream), so the fork is made the same way. */
+  mode: 'call' | 'stream'
   messages: Message[]
   /** The recorded options that are plain data (no tools, whose code the client supplies), edited. */
   options: Omit<ChatOptions, 'tools' | 'toolContext' | 'providerOptions'>
@@ -62,7 +64,9 @@ export function forkPlan(request: ForkRunRequest): ForkPlan {
   const edits = request.edits ?? {}
   for (const { index, text } of edits.messages ?? []) editText(messages, index, text, round)
   editToolResults(messages, edits.toolResults ?? {}, round)
-  return { forkOf: { runId, round }, messages, options: editOptions(recorded.options, edits.options) }
+  const start = trace.find((event) => event.type === 'run-start' && event.runId === runId)
+  const mode = start?.type === 'run-start' ? start.mode : 'call'
+  return { forkOf: { runId, round }, mode, messages, options: editOptions(recorded.options, edits.options) }
 }
 
 function onlyRun(trace: readonly TraceEvent[]): string {
