@@ -190,7 +190,9 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
             )}
             {round.waits.length > 0 && (
               <span className="approval" title="waiting for your approval">
-                {durationCompact(figures.approvalMs)}
+                {round.waits.some((wait) => wait.end === undefined) && !round.closed
+                  ? 'waiting'
+                  : durationCompact(figures.approvalMs)}
               </span>
             )}
             {round.tools.length > 0 && (
@@ -226,9 +228,11 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
               `the run ${round.status === 'aborted' ? 'was aborted' : 'failed'} before the model answered`)
             : cutOff
               ? 'the run ended before the model answered'
-              : model.firstToken !== undefined
-                ? `streaming… ${model.streamed.slice(-120)}`
-                : 'waiting for the model…',
+              : model.end !== undefined
+                ? 'answered with tool calls; waiting for approval'
+                : model.firstToken !== undefined
+                  ? `streaming… ${model.streamed.slice(-120)}`
+                  : 'waiting for the model…',
         time: model.end === undefined ? undefined : model.end - model.start,
         running: model.end === undefined && !round.closed && !failed,
         cutOff,

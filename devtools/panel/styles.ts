@@ -48,6 +48,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 
 /* toolbar */
 .toolbar { display: flex; align-items: center; gap: 2px; padding: 5px 8px 5px 10px; border-bottom: 1px solid var(--line); background: var(--bg2); flex: none; min-height: 38px; }
+.toolbar-actions, .toolbar-end { display: flex; align-items: center; gap: 2px; min-width: 0; }
+.toolbar-end { flex: none; }
 .brand { display: flex; align-items: center; gap: 6px; font-weight: 700; margin-right: 10px; white-space: nowrap; font-size: 13px; }
 .brand small { color: var(--fg3); font-weight: 500; font-size: 12px; }
 .logo { width: 18px; height: 18px; flex: none; fill: none; stroke: var(--accent); stroke-width: 3; }
@@ -293,5 +295,14 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
   .brand small, .counter, .divider { display: none; }
   .tool-button { padding: 4px 6px; }
 }
-@container panel (max-width: 560px) { .runs { width: 38%; } .run-meta { padding-left: 0; } }
+@container panel (max-width: 560px) {
+  .toolbar { flex-wrap: wrap; row-gap: 2px; padding: 4px 6px 4px 8px; }
+  .toolbar .spacer { display: none; }
+  .toolbar-end { order: 1; margin-left: auto; }
+  .toolbar-actions { order: 2; flex: 1 1 100%; overflow-x: auto; scrollbar-width: thin; }
+  .body { flex-direction: column; }
+  .runs { width: auto; height: 34%; flex: none; border-right: 0; border-bottom: 1px solid var(--line); }
+  .run-meta { padding-left: 0; }
+  .detail-head { padding: 6px 10px 4px; }
+}
 `

@@ -354,8 +354,9 @@ function apply(state: RunState, event: TraceEvent): void {
       round.approvals.push(event)
       if (event.phase === 'requested') {
         round.waits.push({ id: event.toolCall.id, name: event.toolCall.name, start: event.t })
+        // An approval reviews the model's answer: the model was done when the wait began.
         const model = round.model
-        if (model?.end !== undefined && event.t >= model.start && event.t < model.end) model.end = event.t
+        if (model && event.t >= model.start && (model.end === undefined || event.t < model.end)) model.end = event.t
       } else {
         const wait = round.waits.find((candidate) => candidate.id === event.toolCall.id && candidate.end === undefined)
         if (wait) {
