@@ -1,4 +1,13 @@
-import { useRef, type CSSProperties, type ReactNode } from 'react'
+import {
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react'
+import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from 'advisor-chain/trace'
@@ -69,14 +78,28 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
   const clock = useNow(ticking)
   const now = run.end ?? (ticking ? Math.max(run.lastT, clock) : run.lastT)
   const span = Math.max(now - run.start, 1)
-  const at = (t: number) => Math.max(0, Math.min(100, ((t - run.start) / span) * 100))
+  const [range, setRange] = useState<TimeWindow>(WHOLE_RUN)
+  const frame = useRef<HTMLDivElement>(null)
+  useZoomByWheel(frame, axis, setRange, run.rounds.length > 0)
+  // The visible part of the axis, in ms from the run's start.
+  const shownFrom = range.from * span
+  const shown = Math.max((range.to - range.from) * span, 1e-3)
+  const at = (t: number) => Math.max(0, Math.min(100, ((t - run.start - shownFrom) / shown) * 100))
   const bar = (from: number, to: number | undefined): CSSProperties => {
     const left = at(from)
     return { left: `${left}%`, width: `${Math.max(0, at(to ?? now) - left)}%` }
   }
   const rows = rowsOf(run)
-  const ticks = axisTicks(span, Math.max(1, Math.floor(laneWidth / 90)))
-  const step = ticks[1] ?? span
+  const step = axisTicks(shown, Math.max(1, Math.floor(laneWidth / 90)))[1] ?? shown
+  const ticks: number[] = []
+  for (let tick = Math.ceil(shownFrom / step - 1e-9) * step; tick <= shownFrom + shown + 1e-9; tick += step)
+    ticks.push(tick)
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const change = zoomKeys(event)
+    if (!change) return
+    event.preventDefault()
+    setRange(change)
+  }
   const selectedIndex = Math.max(
     0,
     rows.findIndex((row) => sameSelection(selection, selectionOf(row, run.id))),
@@ -94,7 +117,7 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
       <div className="names">Round · span</div>
       <div className="ticks" ref={axis}>
         {ticks.map((tick) => {
-          const left = (tick / span) * 100
+          const left = ((tick - shownFrom) / shown) * 100
           return (
             <span key={tick} className={`tick${left > 92 ? ' end' : ''}`} style={{ left: `${left}%` }}>
               {tick === 0 ? '0' : duration(tick)}
@@ -105,7 +128,51 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
     </div>
   )
   return (
-    <div className="waterfall-frame" style={{ '--grid': `${(step / span) * 100}%` } as CSSProperties}>
+    <div
+      ref={frame}
+      className="waterfall-frame"
+      style={
+        {
+          '--grid': `${(step / shown) * 100}%`,
+          '--grid-offset': `${(((ticks[0] ?? 0) - shownFrom) / shown) * laneWidth}px`,
+        } as CSSProperties
+      }
+      onKeyDown={onKeyDown}
+    >
+      <div className="zoom-bar">
+        <span className="muted">
+          {isWholeRun(range) ? 'Whole run' : `${duration(shownFrom)} – ${duration(shownFrom + shown)}`}
+          <span className="zoom-hint"> · Ctrl+wheel or + − to zoom, Shift+wheel or Shift+← → to pan, 0 to fit</span>
+        </span>
+        <button
+          type="button"
+          className="tool-button icon"
+          aria-label="Zoom out of the timeline"
+          title="Zoom out (−)"
+          disabled={isWholeRun(range)}
+          onClick={() => setRange((current) => zoom(current, 0.5))}
+        >
+          −
+        </button>
+        <button
+          type="button"
+          className="tool-button icon"
+          aria-label="Zoom into the timeline"
+          title="Zoom in (+)"
+          onClick={() => setRange((current) => zoom(current, 2))}
+        >
+          +
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          title="Show the whole run (0)"
+          disabled={isWholeRun(range)}
+          onClick={() => setRange(WHOLE_RUN)}
+        >
+          Fit
+        </button>
+      </div>
       <WindowedList
         className="waterfall"
         items={rows}
@@ -150,6 +217,58 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
       />
     </div>
   )
+}
+
+/** The zoom a key asks for: + and − zoom, 0 fits the whole run, Shift+←/→ pan. */
+function zoomKeys(event: KeyboardEvent<HTMLElement>): ((range: TimeWindow) => TimeWindow) | undefined {
+  if (event.ctrlKey || event.metaKey || event.altKey) return undefined
+  switch (event.key) {
+    case '+':
+    case '=':
+      return (range) => zoom(range, 2)
+    case '-':
+      return (range) => zoom(range, 0.5)
+    case '0':
+      return () => WHOLE_RUN
+    case 'ArrowLeft':
+      return event.shiftKey ? (range) => pan(range, -0.25) : undefined
+    case 'ArrowRight':
+      return event.shiftKey ? (range) => pan(range, 0.25) : undefined
+  }
+  return undefined
+}
+
+/**
+ * Ctrl/⌘+wheel zooms around the pointer, Shift+wheel (or a sideways wheel) pans; a plain wheel
+ * still scrolls the rows. Listened to directly, because React's wheel listener cannot prevent the
+ * page from zooming or scrolling.
+ */
+function useZoomByWheel(
+  frame: RefObject<HTMLDivElement | null>,
+  lane: RefObject<HTMLDivElement | null>,
+  setRange: (change: (range: TimeWindow) => TimeWindow) => void,
+  /** The frame is rendered (a run without rounds shows a note instead). */
+  shown: boolean,
+): void {
+  useEffect(() => {
+    const element = frame.current
+    if (!element) return
+    const onWheel = (event: WheelEvent) => {
+      const sideways = Math.abs(event.deltaX) > Math.abs(event.deltaY)
+      if (event.ctrlKey || event.metaKey) {
+        event.preventDefault()
+        const box = lane.current?.getBoundingClientRect()
+        const anchor = box && box.width > 0 ? (event.clientX - box.left) / box.width : 0.5
+        setRange((range) => zoom(range, Math.exp(-event.deltaY * 0.002), anchor))
+      } else if (event.shiftKey || sideways) {
+        event.preventDefault()
+        const delta = sideways ? event.deltaX : event.deltaY
+        setRange((range) => pan(range, delta / 500))
+      }
+    }
+    element.addEventListener('wheel', onWheel, { passive: false })
+    return () => element.removeEventListener('wheel', onWheel)
+  }, [frame, lane, setRange, shown])
 }
 
 interface RowView {

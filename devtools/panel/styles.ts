@@ -161,7 +161,10 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .legend .approval::before { background: var(--warn); }
 .row.round.bad .name { color: var(--bad); }
 .row:not(.round) .names { padding-left: 28px; }
-.row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) 0 0 / var(--grid, 25%) 100% repeat-x; }
+.row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; overflow: hidden; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) var(--grid-offset, 0px) 0 / var(--grid, 25%) 100% repeat-x; }
+.zoom-bar { display: flex; align-items: center; gap: 2px; padding: 2px 8px 2px 12px; border-bottom: 1px solid var(--line2); flex: none; font-size: 11px; min-height: 26px; }
+.zoom-bar > .muted { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.zoom-bar .tool-button.icon { width: 24px; height: 22px; }
 .chevron { width: 10px; height: 10px; border-radius: 3px; flex: none; background: var(--round); }
 .chevron.ok { background: var(--ok); } .chevron.bad { background: var(--bad); } .chevron.running { background: var(--accent); animation: pulse .9s infinite alternate; }
 .bar { position: absolute; top: 7px; height: 12px; border-radius: 3px; min-width: 2px; }
@@ -285,6 +288,7 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .dock.bottom .resize { height: 5px; left: 0; right: 0; top: -2px; cursor: ns-resize; }
 .dock.right .resize { width: 5px; top: 0; bottom: 0; left: -2px; cursor: ew-resize; }
 @container detail (max-width: 640px) {
+  .zoom-hint { display: none; }
   .legend { display: none; }
   .kind { min-width: 0; width: 8px; height: 8px; padding: 0; font-size: 0; border-radius: 2px; background: currentColor; }
   .kind.tool { background: var(--tool); } .kind.bad { background: var(--bad); }
