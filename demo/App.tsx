@@ -4,6 +4,9 @@ import {
   MessageWindowChatMemory,
   connectTestHarness,
   fanOut,
+  forkRun,
+  type ChatClient,
+  type ForkRunRequest,
 } from 'advisor-chain'
 import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
 import { useCallback, useMemo, useState } from 'react'
@@ -26,9 +29,18 @@ const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository
 // Only test builds have it (VITE_TEST_HARNESS=true): it exposes window.__advisorChain and keeps
 // every event, which a production page must not.
 let install: (active: ActiveModel) => void = () => {}
+// "Re-run from here" (the panel) and forkRound (tests) fork through the client the page uses now.
+let current: ChatClient | undefined
+const fork = (request: ForkRunRequest) => {
+  if (!current) return Promise.reject(new Error('Load a model first: a fork runs through the current model'))
+  return forkRun(current, request)
+}
 const harness =
   import.meta.env.VITE_TEST_HARNESS === 'true'
-    ? connectTestHarness({ onModel: (model, label) => install({ choice: { kind: 'installed', label }, model }) })
+    ? connectTestHarness({
+        onModel: (model, label) => install({ choice: { kind: 'installed', label }, model }),
+        onFork: fork,
+      })
     : undefined
 const sink = harness ? fanOut(store, harness.sink) : store
 
@@ -50,6 +62,7 @@ export function App() {
     () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog }),
     [active, settings, onLog],
   )
+  current = client
   const selectConversation = (id: string) => {
     setConversationId(id)
     localStorage.setItem('advisor-chain-demo-conversation', id)
@@ -119,7 +132,7 @@ export function App() {
           </aside>
         </div>
       </div>
-      <AdvisorDevtools store={store} approvals={approvals} initialIsOpen enabled />
+      <AdvisorDevtools store={store} approvals={approvals} fork={fork} initialIsOpen enabled />
     </>
   )
 }

@@ -9,8 +9,12 @@ export interface RoundFigures {
   status: Status
   durationMs: number | undefined
   modelMs: number | undefined
-  /** Wall-clock time at least one tool was running (parallel calls overlap). */
+  /** Wall-clock time at least one tool was running (parallel calls overlap), setup not counted. */
   toolMs: number
+  /** Wall-clock time tool calls waited for the user's approval. */
+  approvalMs: number
+  /** Wall-clock time spent preparing tool calls (loading validators), apart from the tools' own time. */
+  setupMs: number
   timeToFirstTokenMs: number | undefined
   tokensPerSecond: number | undefined
   usage: Usage | undefined
@@ -20,22 +24,17 @@ export function roundFigures(round: RoundView): RoundFigures {
   const model = round.model
   const response = model?.response
   let end = Math.max(round.end ?? -Infinity, model?.end ?? -Infinity)
-  let open = round.status === 'running' || (model !== undefined && model.end === undefined)
-  for (const tool of round.tools) {
-    if (tool.end === undefined) open = true
-    else end = Math.max(end, tool.end)
+  // Once the run has ended nothing in it is running: a span without an end was cut off.
+  let open = !round.closed && (round.status === 'running' || (model !== undefined && model.end === undefined))
+  for (const span of [...round.tools, ...round.waits]) {
+    if (span.end === undefined) open ||= !round.closed
+    else end = Math.max(end, span.end)
   }
   for (const validation of round.validations) end = Math.max(end, validation.t)
   const finished = !open && Number.isFinite(end)
   const status: Status = open ? 'running' : round.status === 'running' ? 'ok' : round.status
   const modelMs = model?.end === undefined ? undefined : model.end - model.start
-  const timeToFirstTokenMs =
-    response?.timeToFirstTokenMs ?? (model?.firstToken === undefined ? undefined : model.firstToken - model.start)
-  let tokensPerSecond = response?.tokensPerSecond
-  if (tokensPerSecond === undefined && response?.usage && modelMs !== undefined) {
-    const generating = (modelMs - (timeToFirstTokenMs ?? 0)) / 1000
-    if (generating > 0) tokensPerSecond = response.usage.completionTokens / generating
-  }
+  const timeToFirstTokenMs = model?.firstToken === undefined ? undefined : model.firstToken - model.start
   return {
     start: round.start,
     end: finished ? end : undefined,
@@ -43,10 +42,29 @@ export function roundFigures(round: RoundView): RoundFigures {
     durationMs: finished ? end - round.start : undefined,
     modelMs,
     toolMs: busyTime(round.tools),
+    approvalMs: busyTime(round.waits),
+    setupMs: busyTime(round.tools.flatMap((tool) => (tool.setup ? [tool.setup] : []))),
     timeToFirstTokenMs,
-    tokensPerSecond,
+    tokensPerSecond: tokensPerSecond(round, modelMs, timeToFirstTokenMs),
     usage: response?.usage,
   }
+}
+
+/**
+ * Output tokens over the time they streamed, from the first token to the end of the call. Only
+ * where all of it is known and text streamed: tool calls arrive whole, in no measurable time, so a
+ * round that only calls tools has no speed (dividing by that instant gave 100,000s of tokens/s).
+ */
+function tokensPerSecond(
+  round: RoundView,
+  modelMs: number | undefined,
+  timeToFirstTokenMs: number | undefined,
+): number | undefined {
+  const response = round.model?.response
+  const output = response?.usage?.completionTokens
+  if (!output || !response.text || modelMs === undefined || timeToFirstTokenMs === undefined) return undefined
+  const streaming = (modelMs - timeToFirstTokenMs) / 1000
+  return streaming > 0 ? output / streaming : undefined
 }
 
 /** The length of the union of the finished intervals. */
@@ -87,6 +105,13 @@ export function runFigures(run: RunView): RunFigures {
     toolCalls: run.toolCalls,
     toolErrors: run.toolErrors,
   }
+}
+
+/** A run's tokens in → out, or why there are none. */
+export function usageText(run: RunView): string {
+  const usage = run.usage
+  if (usage) return `${usage.promptTokens.toLocaleString()} → ${usage.completionTokens.toLocaleString()}`
+  return run.status === 'running' ? 'none reported yet' : 'not reported by this model'
 }
 
 /** How a run reads at a glance: its status, `problem` when it ended ok despite a failure, `incomplete` for an imported run that never ended. */

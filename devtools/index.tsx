@@ -18,6 +18,8 @@ export type { RunFilter, StatusFilter } from './search'
 export type { ModelSpan, RoundView, RunView, RunViewStatus as Status, ToolSpan } from 'advisor-chain/trace'
 export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 export type { ApprovalSource, PendingToolApproval } from './approvals'
+export type { ForkRunner } from './fork'
+export { compareRuns, type ComparedRound, type RunComparison } from './compare'
 
 /** The real panel components, loaded on demand (also in production builds). */
 export const loadDevtools = (): Promise<typeof Panel> => import('./panel')

@@ -390,18 +390,59 @@ describe('devtools store, from hand-written events', () => {
     expect(ids()).toEqual(['calm'])
   })
 
-  it('replaces what it shows on import, names the source, and marks imported runs as not live', () => {
+  it('adds imported runs to those recorded, names the source, and marks imported runs as not live', () => {
     const store = createDevtoolsStore()
     for (const event of sampleRun({ runId: 'here' })) store.emit(event)
     const other = createDevtoolsStore()
     for (const event of sampleRun({ runId: 'there' })) other.emit(event)
     store.importSession(other.exportSession(), 'there.json')
     store.flush()
-    expect(store.runs().map((run) => [run.id, run.live])).toEqual([['there', false]])
-    expect(store.getState().source).toEqual({ kind: 'file', name: 'there.json', events: sampleRun().length })
+    expect(store.runs().map((run) => [run.id, run.live])).toEqual([
+      ['there', false],
+      ['here', true],
+    ])
+    expect(store.getState().source).toEqual({
+      kind: 'file',
+      name: 'there.json',
+      events: sampleRun().length,
+      runs: 1,
+      duplicates: 0,
+    })
     store.clear()
     store.flush()
     expect(store.getState().source).toEqual({ kind: 'live' })
+  })
+
+  it('detects runs it already shows by run id and does not add them twice on import', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ runId: 'a' })) store.emit(event)
+    const other = createDevtoolsStore()
+    for (const event of [...sampleRun({ runId: 'a' }), ...sampleRun({ runId: 'b', seq: 100 })]) other.emit(event)
+    store.importSession(other.exportSession(), 'both.json')
+    store.importSession(other.exportSession(), 'both.json')
+    store.flush()
+    expect(store.runs().map((run) => run.id)).toEqual(['b', 'a'])
+    expect(store.run('a')!.events).toHaveLength(sampleRun().length)
+    expect(store.eventCount()).toBe(2 * sampleRun().length)
+    expect(store.getState().source).toMatchObject({ runs: 0, events: 0, duplicates: 2 })
+  })
+
+  it('keeps the head and tail of one run larger than maxEvents, and says what was dropped', () => {
+    const events = sampleRun({ runId: 'long', toolRounds: 3, chunks: 40 })
+    const store = createDevtoolsStore({ maxEvents: 50 })
+    for (const event of events) store.emit(event)
+    const run = store.run('long')!
+    expect(store.eventCount()).toBeLessThanOrEqual(50)
+    expect(run.events.length).toBe(store.eventCount())
+    expect(run.events[0]).toBe(events[0])
+    expect(run.events.at(-1)).toBe(events.at(-1))
+    expect(run.trimmed!.events).toBe(events.length - run.events.length)
+    const kept = new Set(run.events.map((event) => event.seq))
+    const dropped = events.filter((event) => !kept.has(event.seq)).map((event) => event.seq)
+    expect(run.trimmed).toMatchObject({ fromSeq: Math.min(...dropped), toSeq: Math.max(...dropped) })
+    // The grouped run is whole: every round and span is still there.
+    expect(run.rounds).toHaveLength(4)
+    expect(run.status).toBe('ok')
   })
 
   it('round-trips a session through export and import with the same grouping', () => {

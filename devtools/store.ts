@@ -13,13 +13,18 @@ import { matchesFilter, type RunFilter } from './search'
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */
   maxRuns?: number
-  /** Events kept over all runs; the oldest runs go first (default 20,000). A single run is never cut. */
+  /**
+   * Events kept over all runs; the oldest runs go first (default 20,000). A single run larger than
+   * this keeps its head and its latest events, and says how many from its middle were dropped.
+   */
   maxEvents?: number
 }
 
 export interface Selection {
   runId: string
   round?: number
+  /** The view of the run to show (default: the one shown last). */
+  view?: 'timeline' | 'chain' | 'compare'
   /** A span of the round: the model call, a tool call (by id), a validation attempt, a retry. */
   span?:
     | { kind: 'model' }
@@ -36,8 +41,19 @@ export interface DevtoolsState {
   missed: number
   /** Runs dropped to stay within the bounds. */
   droppedRuns: number
-  /** Where the runs came from: recorded in this page, or the name of an imported file. */
-  source: { kind: 'live' } | { kind: 'file'; name: string; events: number }
+  /** Where the runs came from: recorded in this page only, or also imported from a file (the latest import). */
+  source:
+    | { kind: 'live' }
+    | {
+        kind: 'file'
+        name: string
+        /** Events of the file added. */
+        events: number
+        /** Runs of the file added. */
+        runs: number
+        /** Runs of the file already shown (same run id), not added again. */
+        duplicates: number
+      }
   selection: Selection | undefined
   filter: RunFilter
   maxRuns: number
@@ -62,8 +78,8 @@ export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
   /** The model calls of one run (or of all runs) as a cassette for ReplayChatModel, as JSON. */
   exportCassette(runId?: string): string
   /**
-   * Replaces the runs shown with those of a trace file. A bad file throws a TraceFileError naming
-   * the first problem, and nothing changes. Live runs keep arriving afterwards.
+   * Adds the runs of a trace file to those shown; a run already shown (same id) is not added
+   * again. A bad file throws a TraceFileError naming the first problem, and nothing changes.
    */
   importSession(text: string, name?: string): void
   /** Applies pending changes now (tests; the UI gets them once a frame). */
@@ -121,6 +137,11 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     while (model.size > 1 && (model.size > maxRuns || model.eventCount > maxEvents)) {
       model.dropOldest()
       dropped++
+    }
+    // One run alone over the bound: cut its middle, with room to spare so this is not done per event.
+    if (model.eventCount > maxEvents) {
+      const only = model.runs()[0]!
+      model.trim(only.id, Math.max(2, Math.floor(maxEvents * 0.8)))
     }
   }
   const reset = () => {
@@ -183,14 +204,14 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     exportSession: () => exportTrace(oldestFirst().flatMap((run) => run.events)),
     importSession(text: string, name = 'trace file') {
       const events = importTrace(text)
-      reset()
+      const shown = new Set(model.runs().map((run) => run.id))
+      const incoming = new Set(events.map((event) => event.runId))
+      const fresh = events.filter((event) => !shown.has(event.runId))
+      for (const event of fresh) add(event, false)
+      const duplicates = [...incoming].filter((id) => shown.has(id)).length
       store.setState({
-        selection: undefined,
-        droppedRuns: 0,
-        missed: 0,
-        source: { kind: 'file', name, events: events.length },
+        source: { kind: 'file', name, events: fresh.length, runs: incoming.size - duplicates, duplicates },
       })
-      for (const event of events) add(event, false)
       changed()
     },
     flush,

@@ -305,7 +305,10 @@ test('model output, tool arguments and results render as text, never as HTML', a
   // And from a file: the same payload in every text field of a round.
   const events = sampleRun({ runId: 'hostile', question: payload, answer: `Answer ${payload}`, toolResult: payload })
   await chooseFile(page, traceFile(testInfo.outputPath('hostile.json'), events))
-  await expect(devtools.getByTestId('run-row')).toContainText(payload)
+  // Imported runs join the recorded ones: pick the imported one by its id (the end of 'hostile').
+  const imported = devtools.getByTestId('run-row').filter({ hasText: '#ostile' })
+  await expect(imported).toContainText(payload)
+  await imported.click()
   await devtools.getByTestId('timeline-round').nth(1).click()
   await devtools.getByRole('tab', { name: 'Response' }).click()
   await expect(devtools.getByTestId('inspector')).toContainText(`Answer ${payload}`)
@@ -514,6 +517,8 @@ test('with 10,000 events the panel opens, scrolls and inspects quickly (figures 
   const long = sampleRun({ runId: 'long-run', question: 'A very long loop', toolRounds: 1110, parallel: 2, chunks: 8 })
   expect(long.length).toBeGreaterThanOrEqual(10_000)
   const longPath = traceFile(testInfo.outputPath('ten-thousand-events-one-run.json'), long)
+  // Imports add to what is shown: clear first, to see that run alone.
+  await devtools.getByRole('button', { name: 'Clear', exact: true }).click()
   started = Date.now()
   await chooseFile(page, longPath)
   await expect(devtools.getByTestId('run-row')).toHaveCount(1)

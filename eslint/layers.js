@@ -17,7 +17,7 @@ export const LAYERS = {
   'src/models': ['src/core'],
   'src/webllm': ['src/core', 'src/schema', 'src/models'],
   'src/mcp': ['src/core', 'src/schema', 'src/tools', 'src/trace'],
-  'src/replay': ['src/core', 'src/trace', 'src/models'],
+  'src/replay': ['src/core', 'src/trace', 'src/models', 'src/client'],
   'src/react': ['src/core', 'src/memory', 'src/trace', 'src/advisors', 'src/client'],
   'src/playwright': ['src/trace', 'src/replay'],
   devtools: ['src/trace'],

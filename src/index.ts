@@ -193,3 +193,6 @@ export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } f
 export { ReplayChatModel, ReplayMismatchError, promptDiff, type ReplayOptions } from './replay'
 export { summarizeRun, type RunSummary } from './replay'
 export { connectTestHarness, type HarnessHandle, type InstallableModel } from './replay'
+export { forkRun, type ForkResult, type ForkRunOptions } from './replay'
+export { ForkError, forkPlan, type ForkEdits, type ForkPlan, type ForkRunRequest } from './trace'
+export { FORK_KEY, type ForkOrigin } from './core'

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent, type PointerEvent } from 'react'
+import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { PanelFrame, type DevtoolsPanelProps } from './DevtoolsPanel'
 import { plural } from './format'
 import { preferences, savePreferences } from './preferences'
@@ -14,20 +14,61 @@ export interface AdvisorDevtoolsProps extends Omit<DevtoolsPanelProps, 'controls
 
 type Dock = 'bottom' | 'right'
 
-const DEFAULT_SIZE: Record<Dock, number> = { bottom: 400, right: 620 }
 const MIN_SIZE = 180
+/** Room the page keeps beside the panel, so its own controls stay usable. */
+const PAGE_ROOM: Record<Dock, number> = { bottom: 240, right: 380 }
+/** Narrower than this, the panel docks at the bottom whatever was chosen: beside the page it would crush it. */
+const RIGHT_DOCK_MIN_WIDTH = 900
+
+function defaultSize(dock: Dock): number {
+  return dock === 'bottom' ? Math.min(400, Math.round(window.innerHeight * 0.45)) : 620
+}
 
 function clampSize(size: number, dock: Dock): number {
   const room = dock === 'bottom' ? window.innerHeight : window.innerWidth
-  return Math.round(Math.max(MIN_SIZE, Math.min(size, room - 40)))
+  return Math.round(Math.max(Math.min(MIN_SIZE, room / 2), Math.min(size, room - PAGE_ROOM[dock])))
+}
+
+/** The viewport's size, kept current. */
+function useViewport(): { width: number; height: number } {
+  const read = () => ({ width: window.innerWidth, height: window.innerHeight })
+  const [viewport, setViewport] = useState(read)
+  useEffect(() => {
+    const onResize = () => setViewport(read())
+    window.addEventListener('resize', onResize)
+    return () => window.removeEventListener('resize', onResize)
+  }, [])
+  return viewport
+}
+
+/**
+ * Tells the page how much of the viewport the open panel takes, as `--advisor-devtools-bottom`
+ * and `--advisor-devtools-right` on the root element, so its layout can leave that room.
+ */
+function usePageInsets(open: boolean, dock: Dock, size: number): void {
+  useEffect(() => {
+    const style = document.documentElement.style
+    style.setProperty('--advisor-devtools-bottom', open && dock === 'bottom' ? `${size}px` : '0px')
+    style.setProperty('--advisor-devtools-right', open && dock === 'right' ? `${size}px` : '0px')
+    return () => {
+      style.removeProperty('--advisor-devtools-bottom')
+      style.removeProperty('--advisor-devtools-right')
+    }
+  }, [open, dock, size])
 }
 
 /** A floating button that opens the panel docked at the bottom or right of the page. */
 export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ...panel }: AdvisorDevtoolsProps) {
   const saved = preferences()
   const [open, setOpen] = useState(saved.open ?? initialIsOpen)
-  const [dock, setDock] = useState<Dock>(saved.dock ?? position)
-  const [size, setSize] = useState(() => clampSize(saved.size ?? DEFAULT_SIZE[dock], dock))
+  const [chosenDock, setDock] = useState<Dock>(saved.dock ?? position)
+  const viewport = useViewport()
+  const narrow = viewport.width < RIGHT_DOCK_MIN_WIDTH
+  const dock: Dock = narrow ? 'bottom' : chosenDock
+  const [chosenSize, setSize] = useState(() => saved.size ?? defaultSize(dock))
+  // Re-clamped on every render: the viewport may have shrunk since the size was chosen.
+  const size = clampSize(chosenSize, dock)
+  usePageInsets(open, dock, size)
   const toggle = (next: boolean) => {
     setOpen(next)
     savePreferences({ open: next })
@@ -85,10 +126,15 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
                   type="button"
                   className="tool-button icon"
                   aria-label={`Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`}
-                  title={`Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`}
+                  title={
+                    narrow
+                      ? 'The page is too narrow to dock the devtools beside it'
+                      : `Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`
+                  }
+                  disabled={narrow}
                   onClick={() => {
                     const next: Dock = dock === 'bottom' ? 'right' : 'bottom'
-                    const nextSize = clampSize(DEFAULT_SIZE[next], next)
+                    const nextSize = clampSize(defaultSize(next), next)
                     setDock(next)
                     setSize(nextSize)
                     savePreferences({ dock: next, size: nextSize })

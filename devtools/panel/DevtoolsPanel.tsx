@@ -1,9 +1,10 @@
 import type { ApprovalSource } from '../approvals'
+import type { ForkRunner } from '../fork'
 import { useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { Approvals } from './Approvals'
 import { ErrorBoundary } from './ErrorBoundary'
-import { plural } from './format'
+import { plural, shortId } from './format'
 import { RunDetail } from './RunDetail'
 import { RunList } from './RunList'
 import { ShadowRoot } from './shadow-root'
@@ -17,6 +18,8 @@ export interface DevtoolsPanelProps {
   approvals?: ApprovalSource
   /** Extra toolbar buttons (the dock controls of the floating panel). */
   controls?: ReactNode
+  /** Lets the inspector re-run a round with edits ("Re-run from here"); without it the panel only reads. */
+  fork?: ForkRunner
 }
 
 /** The panel itself, to place anywhere in a layout: in its own shadow root, with an error boundary. */
@@ -44,6 +47,7 @@ function PanelContent({
   store,
   approvals,
   controls,
+  fork,
   theme,
   onTheme,
 }: DevtoolsPanelProps & { theme: 'light' | 'dark'; onTheme: () => void }) {
@@ -62,7 +66,7 @@ function PanelContent({
       <div className="body">
         <RunList store={store} />
         {run ? (
-          <RunDetail store={store} run={run} />
+          <RunDetail store={store} run={run} fork={fork} />
         ) : (
           <div className="detail empty-detail">
             <p className="empty">
@@ -91,13 +95,23 @@ function Notes({
   const paused = useDevtools(store, (state) => state.paused)
   const source = useDevtools(store, (state) => state.source)
   const limits = useDevtools(store, (state) => `${plural(state.maxRuns, 'run')} or ${plural(state.maxEvents, 'event')}`)
+  const maxEvents = useDevtools(store, (state) => state.maxEvents)
+  useDevtools(store, (state) => state.version)
+  const trimmedRun = store.runs().find((run) => run.trimmed)
+  const trimmed = trimmedRun?.trimmed && { id: trimmedRun.id, ...trimmedRun.trimmed }
   const notes: Array<{ kind: string; text: ReactNode; testId: string }> = []
   if (importError) notes.push({ kind: 'bad', text: importError, testId: 'import-error' })
   if (source.kind === 'file')
     notes.push({
       kind: 'info',
-      text: `Showing ${source.name} (${plural(source.events, 'event')}). Clear to go back to live runs only.`,
+      text: `Imported ${source.name}: ${plural(source.runs, 'run')} (${plural(source.events, 'event')}) added${source.duplicates > 0 ? `; ${plural(source.duplicates, 'run')} already shown (same run id), not added again` : ''}. Clear to go back to live runs only.`,
       testId: 'import-source',
+    })
+  if (trimmed)
+    notes.push({
+      kind: 'info',
+      text: `Run ${shortId(trimmed.id)} is larger than ${plural(maxEvents, 'event')}: ${plural(trimmed.events, 'event')} from its middle (seq ${trimmed.fromSeq}–${trimmed.toSeq}, mostly chunks) dropped; its start and latest events are kept, its rounds are whole.`,
+      testId: 'trimmed-note',
     })
   if (dropped > 0)
     notes.push({

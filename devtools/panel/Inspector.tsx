@@ -6,8 +6,10 @@ import type { DevtoolsStore, Selection } from '../store'
 import { duration, plural, prettyJson, tokens } from './format'
 import { Messages, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
+import type { ForkRunner } from '../fork'
+import { ForkEditor } from './ForkEditor'
 
-type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw'
+type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw' | 'fork'
 
 /** Raw JSON of more events than this is cut (a long stream has thousands of chunks). */
 const RAW_LIMIT = 300
@@ -17,10 +19,12 @@ export function Inspector({
   store,
   run,
   selection,
+  fork,
 }: {
   store: DevtoolsStore
   run: RunView
   selection: Selection | undefined
+  fork?: ForkRunner | undefined
 }) {
   const [tab, setTab] = useState<Tab>('prompt')
   const round = run.rounds.find((candidate) => candidate.round === selection?.round) ?? run.rounds.at(-1)
@@ -104,6 +108,9 @@ export function Inspector({
     ['timing', 'Timing'],
     ['raw', 'Raw'],
   ]
+  // A round can be re-run once its request is known and the run is over.
+  const forkable = fork && prompt && run.status !== 'running'
+  if (forkable) tabs.push(['fork', 'Re-run'])
   return (
     <section className="inspector" aria-label={`Round ${round.round} of the run`} data-testid="inspector">
       <div className="inspector-head">
@@ -164,6 +171,12 @@ export function Inspector({
         {tab === 'tools' && <Catalogue tools={catalogue} />}
         {tab === 'timing' && <Timing round={round} />}
         {tab === 'raw' && <Raw events={run.events.filter((event) => event.round === round.round)} />}
+        {tab === 'fork' &&
+          (forkable ? (
+            <ForkEditor key={round.round} store={store} run={run} round={round} prompt={prompt} fork={fork} />
+          ) : (
+            <p className="muted">This round can be re-run once the run has ended.</p>
+          ))}
       </Tabs>
     </section>
   )
@@ -235,18 +248,38 @@ function Timing({ round }: { round: RoundView }) {
       <dd>{duration(figures.durationMs)}</dd>
       <dt>Model call</dt>
       <dd>{duration(figures.modelMs)}</dd>
+      {round.waits.length > 0 && (
+        <>
+          <dt>Waiting for approval</dt>
+          <dd>{duration(figures.approvalMs)} (your time, not the model's)</dd>
+        </>
+      )}
       <dt>Tools (wall clock)</dt>
       <dd>
         {round.tools.length === 0 ? '—' : `${duration(figures.toolMs)} for ${plural(round.tools.length, 'call')}`}
       </dd>
+      {figures.setupMs > 0 && (
+        <>
+          <dt>Tool setup</dt>
+          <dd>{duration(figures.setupMs)} loading validators, not counted as tool time</dd>
+        </>
+      )}
       <dt>Time to first token</dt>
-      <dd>{figures.timeToFirstTokenMs === undefined ? '—' : duration(figures.timeToFirstTokenMs)}</dd>
+      <dd>
+        {figures.timeToFirstTokenMs === undefined
+          ? 'not measured (not streamed)'
+          : duration(figures.timeToFirstTokenMs)}
+      </dd>
       <dt>Tokens per second</dt>
-      <dd>{figures.tokensPerSecond === undefined ? '—' : figures.tokensPerSecond.toFixed(1)}</dd>
+      <dd>
+        {figures.tokensPerSecond === undefined
+          ? 'not measured: needs streamed text and its output tokens'
+          : figures.tokensPerSecond.toFixed(1)}
+      </dd>
       <dt>Chunks</dt>
       <dd>{model?.chunks ?? 0}</dd>
       <dt>Tokens</dt>
-      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported'}</dd>
+      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported by this model'}</dd>
       {usage?.cacheReadTokens !== undefined && (
         <>
           <dt>Cache read / write</dt>

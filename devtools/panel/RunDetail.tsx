@@ -1,23 +1,31 @@
-import { useState } from 'react'
-import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
+import { useEffect, useState } from 'react'
+import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
+import type { ForkRunner } from '../fork'
 import { ChainView, chainWarnings } from './ChainView'
+import { Compare } from './Compare'
 import { ErrorBoundary } from './ErrorBoundary'
-import { clock, duration, plural, shortId, tokens } from './format'
+import { clock, duration, plural, shortId } from './format'
 import { Inspector } from './Inspector'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { Waterfall } from './Waterfall'
 
-type View = 'timeline' | 'chain'
+type View = 'timeline' | 'chain' | 'compare'
 
 /** One run: its figures, the timeline with the inspector, and the chain. */
-export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }) {
+export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: RunView; fork?: ForkRunner | undefined }) {
   useDevtools(store, (state) => state.version)
   const selection = useDevtools(store, (state) => state.selection)
-  const [view, setView] = useState<View>('timeline')
+  const [chosenView, setView] = useState<View>('timeline')
+  const asked = selection?.runId === run.id ? selection.view : undefined
+  useEffect(() => {
+    if (asked) setView(asked)
+  }, [asked])
+  // Compare is a view of forks only; another run shows its timeline instead.
+  const view = chosenView === 'compare' && !run.forkOf ? 'timeline' : chosenView
   const warnings = chainWarnings(run)
   const figures = runFigures(run)
   const live = run.live && run.status === 'running'
@@ -37,7 +45,13 @@ export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }
             value={duration(live ? Math.max(now, run.lastT) - run.start : figures.durationMs)}
           />
           <Stat label={figures.rounds === 1 ? 'round' : 'rounds'} value={String(figures.rounds)} />
-          <Stat label="tokens in → out" value={tokens(figures.usage).replace(' tok', '') || '—'} />
+          {figures.usage ? (
+            <Stat label="tokens in → out" value={usageText(run)} />
+          ) : (
+            <span className="stat muted" data-testid="usage-missing">
+              tokens: {usageText(run)}
+            </span>
+          )}
           <Stat
             label={figures.toolCalls === 1 ? 'tool call' : 'tool calls'}
             value={String(figures.toolCalls)}
@@ -84,6 +98,7 @@ export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }
               )}
             </>,
           ],
+          ...(run.forkOf ? [['compare', 'Compare with original'] as const] : []),
         ]}
       >
         {view === 'timeline' ? (
@@ -92,9 +107,13 @@ export function RunDetail({ store, run }: { store: DevtoolsStore; run: RunView }
               <Waterfall store={store} run={run} />
             </ErrorBoundary>
             <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
-              <Inspector key={run.id} store={store} run={run} selection={selected} />
+              <Inspector key={run.id} store={store} run={run} selection={selected} fork={fork} />
             </ErrorBoundary>
           </div>
+        ) : view === 'compare' ? (
+          <ErrorBoundary area="compare view">
+            <Compare store={store} fork={run} />
+          </ErrorBoundary>
         ) : (
           <ErrorBoundary area="chain view">
             <ChainView run={run} />

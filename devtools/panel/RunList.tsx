@@ -110,7 +110,7 @@ function RunRow({
       className="run-row"
       role="option"
       aria-selected={selected}
-      aria-label={`${label}: ${RUN_STATE_WORDS[state]}, ${meta.join(', ')}${run.toolErrors ? `, ${plural(run.toolErrors, 'tool error')}` : ''}. Started ${clock(run.startedAt)}, run ${shortId(run.id)}`}
+      aria-label={`${label}: ${RUN_STATE_WORDS[state]}, ${meta.join(', ')}${run.toolErrors ? `, ${plural(run.toolErrors, 'tool error')}` : ''}. Started ${clock(run.startedAt)}, run ${shortId(run.id)}${run.forkOf ? `, a fork of run ${shortId(run.forkOf.runId)} at round ${run.forkOf.round}` : ''}`}
       data-testid="run-row"
       data-status={state}
       onClick={onSelect}
@@ -123,6 +123,11 @@ function RunRow({
       </span>
       <span className="run-meta">
         <span>{clock(run.startedAt)}</span>
+        {run.forkOf && (
+          <span className="fork-text">
+            fork of #{shortId(run.forkOf.runId)} @ round {run.forkOf.round}
+          </span>
+        )}
         {run.toolErrors > 0 && <span className="bad-text">{plural(run.toolErrors, 'tool error')}</span>}
         {meta.map((part) => (
           <span key={part}>{part}</span>

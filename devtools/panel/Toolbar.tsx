@@ -38,90 +38,95 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
         </svg>
         advisor-chain <small>devtools</small>
       </span>
-      <button
-        type="button"
-        className={`tool-button record${paused ? ' paused' : ''}`}
-        aria-pressed={!paused}
-        title={paused ? 'Recording is paused: new events are not kept' : 'Recording: click to pause'}
-        onClick={() => (paused ? store.resume() : store.pause())}
-      >
-        <span className="record-dot" aria-hidden="true" />
-        {paused ? 'Paused' : 'Recording'}
-      </button>
-      <span className="divider" aria-hidden="true" />
-      <button type="button" className="tool-button" onClick={() => store.clear()} disabled={events === 0}>
-        Clear
-      </button>
-      <button
-        type="button"
-        className="tool-button"
-        title="Download every event kept as a trace file (JSON)"
-        disabled={events === 0}
-        onClick={() => download(`advisor-chain-trace-${stamp()}.json`, store.exportSession())}
-      >
-        Export
-      </button>
-      <button
-        type="button"
-        className="tool-button"
-        title="Open a trace file; it replaces the runs shown"
-        onClick={() => file.current?.click()}
-      >
-        Import
-      </button>
-      <button
-        type="button"
-        className="tool-button"
-        title="The model calls of the selected run, for ReplayChatModel: a regression test without network or GPU"
-        disabled={events === 0}
-        onClick={() => {
-          const runId = store.getState().selection?.runId ?? store.runs()[0]?.id
-          download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
-        }}
-      >
-        Cassette
-      </button>
-      <input
-        ref={file}
-        type="file"
-        accept="application/json,.json"
-        aria-label="Import a trace file"
-        data-testid="import-file"
-        hidden
-        onChange={(event) => {
-          const chosen = event.target.files?.[0]
-          event.target.value = ''
-          if (!chosen) return
-          chosen
-            .text()
-            .then((text) => {
-              store.importSession(text, chosen.name)
-              onImport({ name: chosen.name })
-            })
-            .catch((error: unknown) =>
-              onImport({
-                error:
-                  error instanceof TraceFileError
-                    ? `${chosen.name} was not imported: ${error.message}`
-                    : `Could not import ${chosen.name}: ${(error as Error).message}`,
-              }),
-            )
-        }}
-      />
+      <span className="toolbar-actions">
+        <button
+          type="button"
+          className={`tool-button record${paused ? ' paused' : ''}`}
+          aria-pressed={!paused}
+          title={paused ? 'Recording is paused: new events are not kept' : 'Recording: click to pause'}
+          onClick={() => (paused ? store.resume() : store.pause())}
+        >
+          <span className="record-dot" aria-hidden="true" />
+          {paused ? 'Paused' : 'Recording'}
+        </button>
+        <span className="divider" aria-hidden="true" />
+        <button type="button" className="tool-button" onClick={() => store.clear()} disabled={events === 0}>
+          Clear
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          title="Download every event kept as a trace file (JSON)"
+          disabled={events === 0}
+          onClick={() => download(`advisor-chain-trace-${stamp()}.json`, store.exportSession())}
+        >
+          Export
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          title="Open a trace file; its runs are added to those shown (runs already shown are skipped)"
+          onClick={() => file.current?.click()}
+        >
+          Import
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          title="The model calls of the selected run, for ReplayChatModel: a regression test without network or GPU"
+          disabled={events === 0}
+          onClick={() => {
+            const runId = store.getState().selection?.runId ?? store.runs()[0]?.id
+            download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
+          }}
+        >
+          Cassette
+        </button>
+        <input
+          ref={file}
+          type="file"
+          accept="application/json,.json"
+          aria-label="Import a trace file"
+          data-testid="import-file"
+          hidden
+          onChange={(event) => {
+            const chosen = event.target.files?.[0]
+            event.target.value = ''
+            if (!chosen) return
+            chosen
+              .text()
+              .then((text) => {
+                store.importSession(text, chosen.name)
+                onImport({ name: chosen.name })
+              })
+              .catch((error: unknown) =>
+                onImport({
+                  error:
+                    error instanceof TraceFileError
+                      ? `${chosen.name} was not imported: ${error.message}`
+                      : `Could not import ${chosen.name}: ${(error as Error).message}`,
+                }),
+              )
+          }}
+        />
+      </span>
       <span className="spacer" />
       <span className="muted counter" aria-live="off">
         {plural(events, 'event')}
       </span>
-      <button
-        type="button"
-        className="tool-button icon"
-        aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
-        title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
-        onClick={onTheme}
-      >
-        <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
-      </button>
-      {children}
+      {/* Theme, dock and close stay in the first line at any width, so the panel can always be closed. */}
+      <span className="toolbar-end">
+        <button
+          type="button"
+          className="tool-button icon"
+          aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          onClick={onTheme}
+        >
+          <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
+        </button>
+        {children}
+      </span>
     </div>
   )
 }

@@ -1,4 +1,13 @@
-import { useRef, type CSSProperties, type ReactNode } from 'react'
+import {
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react'
+import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from 'advisor-chain/trace'
@@ -15,6 +24,7 @@ type Row =
   | { kind: 'round'; round: RoundView }
   | { kind: 'model'; round: RoundView }
   | { kind: 'tool'; round: RoundView; index: number }
+  | { kind: 'approval'; round: RoundView; index: number }
   | { kind: 'validation'; round: RoundView; index: number }
   | { kind: 'retry'; round: RoundView; index: number }
 
@@ -23,6 +33,7 @@ function rowsOf(run: RunView): Row[] {
   for (const round of run.rounds) {
     rows.push({ kind: 'round', round })
     if (round.model) rows.push({ kind: 'model', round })
+    round.waits.forEach((_, index) => rows.push({ kind: 'approval', round, index }))
     round.tools.forEach((_, index) => rows.push({ kind: 'tool', round, index }))
     round.validations.forEach((_, index) => rows.push({ kind: 'validation', round, index }))
     round.retries.forEach((_, index) => rows.push({ kind: 'retry', round, index }))
@@ -39,6 +50,8 @@ function selectionOf(row: Row, runId: string): Selection {
       return { runId, round, span: { kind: 'model' } }
     case 'tool':
       return { runId, round, span: { kind: 'tool', id: row.round.tools[row.index]!.id } }
+    case 'approval':
+      return { runId, round, span: { kind: 'tool', id: row.round.waits[row.index]!.id } }
     case 'validation':
       return { runId, round, span: { kind: 'validation', attempt: row.round.validations[row.index]!.attempt } }
     case 'retry':
@@ -65,14 +78,28 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
   const clock = useNow(ticking)
   const now = run.end ?? (ticking ? Math.max(run.lastT, clock) : run.lastT)
   const span = Math.max(now - run.start, 1)
-  const at = (t: number) => Math.max(0, Math.min(100, ((t - run.start) / span) * 100))
+  const [range, setRange] = useState<TimeWindow>(WHOLE_RUN)
+  const frame = useRef<HTMLDivElement>(null)
+  useZoomByWheel(frame, axis, setRange, run.rounds.length > 0)
+  // The visible part of the axis, in ms from the run's start.
+  const shownFrom = range.from * span
+  const shown = Math.max((range.to - range.from) * span, 1e-3)
+  const at = (t: number) => Math.max(0, Math.min(100, ((t - run.start - shownFrom) / shown) * 100))
   const bar = (from: number, to: number | undefined): CSSProperties => {
     const left = at(from)
     return { left: `${left}%`, width: `${Math.max(0, at(to ?? now) - left)}%` }
   }
   const rows = rowsOf(run)
-  const ticks = axisTicks(span, Math.max(1, Math.floor(laneWidth / 90)))
-  const step = ticks[1] ?? span
+  const step = axisTicks(shown, Math.max(1, Math.floor(laneWidth / 90)))[1] ?? shown
+  const ticks: number[] = []
+  for (let tick = Math.ceil(shownFrom / step - 1e-9) * step; tick <= shownFrom + shown + 1e-9; tick += step)
+    ticks.push(tick)
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const change = zoomKeys(event)
+    if (!change) return
+    event.preventDefault()
+    setRange(change)
+  }
   const selectedIndex = Math.max(
     0,
     rows.findIndex((row) => sameSelection(selection, selectionOf(row, run.id))),
@@ -90,7 +117,7 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
       <div className="names">Round · span</div>
       <div className="ticks" ref={axis}>
         {ticks.map((tick) => {
-          const left = (tick / span) * 100
+          const left = ((tick - shownFrom) / shown) * 100
           return (
             <span key={tick} className={`tick${left > 92 ? ' end' : ''}`} style={{ left: `${left}%` }}>
               {tick === 0 ? '0' : duration(tick)}
@@ -101,7 +128,51 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
     </div>
   )
   return (
-    <div className="waterfall-frame" style={{ '--grid': `${(step / span) * 100}%` } as CSSProperties}>
+    <div
+      ref={frame}
+      className="waterfall-frame"
+      style={
+        {
+          '--grid': `${(step / shown) * 100}%`,
+          '--grid-offset': `${(((ticks[0] ?? 0) - shownFrom) / shown) * laneWidth}px`,
+        } as CSSProperties
+      }
+      onKeyDown={onKeyDown}
+    >
+      <div className="zoom-bar">
+        <span className="muted">
+          {isWholeRun(range) ? 'Whole run' : `${duration(shownFrom)} – ${duration(shownFrom + shown)}`}
+          <span className="zoom-hint"> · Ctrl+wheel or + − to zoom, Shift+wheel or Shift+← → to pan, 0 to fit</span>
+        </span>
+        <button
+          type="button"
+          className="tool-button icon"
+          aria-label="Zoom out of the timeline"
+          title="Zoom out (−)"
+          disabled={isWholeRun(range)}
+          onClick={() => setRange((current) => zoom(current, 0.5))}
+        >
+          −
+        </button>
+        <button
+          type="button"
+          className="tool-button icon"
+          aria-label="Zoom into the timeline"
+          title="Zoom in (+)"
+          onClick={() => setRange((current) => zoom(current, 2))}
+        >
+          +
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          title="Show the whole run (0)"
+          disabled={isWholeRun(range)}
+          onClick={() => setRange(WHOLE_RUN)}
+        >
+          Fit
+        </button>
+      </div>
       <WindowedList
         className="waterfall"
         items={rows}
@@ -130,7 +201,13 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
                 {view.name && <span className="name">{view.name}</span>}
                 {view.legend ?? <span className="what">{view.detail}</span>}
                 <span className="dur">
-                  {view.time === undefined ? (view.running ? 'running' : '') : duration(view.time)}
+                  {view.time === undefined
+                    ? view.running
+                      ? 'running'
+                      : view.cutOff
+                        ? 'cut off'
+                        : ''
+                    : duration(view.time)}
                 </span>
               </span>
               <span className="lane">{view.bar}</span>
@@ -142,6 +219,58 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
   )
 }
 
+/** The zoom a key asks for: + and − zoom, 0 fits the whole run, Shift+←/→ pan. */
+function zoomKeys(event: KeyboardEvent<HTMLElement>): ((range: TimeWindow) => TimeWindow) | undefined {
+  if (event.ctrlKey || event.metaKey || event.altKey) return undefined
+  switch (event.key) {
+    case '+':
+    case '=':
+      return (range) => zoom(range, 2)
+    case '-':
+      return (range) => zoom(range, 0.5)
+    case '0':
+      return () => WHOLE_RUN
+    case 'ArrowLeft':
+      return event.shiftKey ? (range) => pan(range, -0.25) : undefined
+    case 'ArrowRight':
+      return event.shiftKey ? (range) => pan(range, 0.25) : undefined
+  }
+  return undefined
+}
+
+/**
+ * Ctrl/⌘+wheel zooms around the pointer, Shift+wheel (or a sideways wheel) pans; a plain wheel
+ * still scrolls the rows. Listened to directly, because React's wheel listener cannot prevent the
+ * page from zooming or scrolling.
+ */
+function useZoomByWheel(
+  frame: RefObject<HTMLDivElement | null>,
+  lane: RefObject<HTMLDivElement | null>,
+  setRange: (change: (range: TimeWindow) => TimeWindow) => void,
+  /** The frame is rendered (a run without rounds shows a note instead). */
+  shown: boolean,
+): void {
+  useEffect(() => {
+    const element = frame.current
+    if (!element) return
+    const onWheel = (event: WheelEvent) => {
+      const sideways = Math.abs(event.deltaX) > Math.abs(event.deltaY)
+      if (event.ctrlKey || event.metaKey) {
+        event.preventDefault()
+        const box = lane.current?.getBoundingClientRect()
+        const anchor = box && box.width > 0 ? (event.clientX - box.left) / box.width : 0.5
+        setRange((range) => zoom(range, Math.exp(-event.deltaY * 0.002), anchor))
+      } else if (event.shiftKey || sideways) {
+        event.preventDefault()
+        const delta = sideways ? event.deltaX : event.deltaY
+        setRange((range) => pan(range, delta / 500))
+      }
+    }
+    element.addEventListener('wheel', onWheel, { passive: false })
+    return () => element.removeEventListener('wheel', onWheel)
+  }, [frame, lane, setRange, shown])
+}
+
 interface RowView {
   name: string
   detail: string
@@ -149,6 +278,8 @@ interface RowView {
   legend?: ReactNode
   time: number | undefined
   running: boolean
+  /** Never ended: the run ended first. */
+  cutOff?: boolean
   bad: boolean
   badge: ReactNode
   bar: ReactNode
@@ -161,7 +292,9 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       const figures = roundFigures(round)
       const parts = [
         figures.modelMs !== undefined && `model ${duration(figures.modelMs)}`,
+        round.waits.length > 0 && `waiting for approval ${duration(figures.approvalMs)}`,
         round.tools.length > 0 && `tools ${duration(figures.toolMs)}`,
+        figures.setupMs > 0 && `tool setup ${duration(figures.setupMs)}`,
         round.hasProblem && 'had a problem',
       ].filter(Boolean)
       return {
@@ -174,8 +307,15 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
                 {durationCompact(figures.modelMs)}
               </span>
             )}
+            {round.waits.length > 0 && (
+              <span className="approval" title="waiting for your approval">
+                {round.waits.some((wait) => wait.end === undefined) && !round.closed
+                  ? 'waiting'
+                  : durationCompact(figures.approvalMs)}
+              </span>
+            )}
             {round.tools.length > 0 && (
-              <span className="tool" title="tools, wall clock">
+              <span className="tool" title="tools, wall clock (setup not counted)">
                 {durationCompact(figures.toolMs)}
               </span>
             )}
@@ -194,7 +334,8 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       const end = model.end ?? now
       const total = Math.max(end - model.start, 1e-3)
       const streamed = model.firstToken === undefined ? 0 : Math.min(1, Math.max(0, (end - model.firstToken) / total))
-      const failed = round.errors.length > 0 && model.end === undefined && round.status !== 'running'
+      const failed = model.end === undefined && (round.status === 'error' || round.status === 'aborted')
+      const cutOff = model.end === undefined && round.closed && !failed
       return {
         name: '',
         detail: response
@@ -202,18 +343,24 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
             ? `→ ${response.toolCalls.map((call) => call.name).join(', ')}`
             : response.text.slice(0, 120)
           : failed
-            ? round.errors[0]!.error.message
-            : model.firstToken !== undefined
-              ? `streaming… ${model.streamed.slice(-120)}`
-              : 'waiting for the model…',
+            ? (round.errors[0]?.error.message ??
+              `the run ${round.status === 'aborted' ? 'was aborted' : 'failed'} before the model answered`)
+            : cutOff
+              ? 'the run ended before the model answered'
+              : model.end !== undefined
+                ? 'answered with tool calls; waiting for approval'
+                : model.firstToken !== undefined
+                  ? `streaming… ${model.streamed.slice(-120)}`
+                  : 'waiting for the model…',
         time: model.end === undefined ? undefined : model.end - model.start,
-        running: model.end === undefined && !failed,
+        running: model.end === undefined && !round.closed && !failed,
+        cutOff,
         bad: failed,
         badge: <span className={`kind ${failed ? 'bad' : 'model'}`}>MODEL</span>,
         bar: (
           <span
-            className={`bar model${model.end === undefined ? ' live' : ''}${failed ? ' bad' : ''}`}
-            style={bar(model.start, failed ? (round.end ?? model.start) : model.end)}
+            className={`bar model${model.end === undefined && !round.closed && !failed ? ' live' : ''}${failed ? ' bad' : ''}`}
+            style={bar(model.start, model.end ?? (failed || round.closed ? (round.end ?? model.start) : undefined))}
           >
             {streamed > 0 && <span className="streaming" style={{ width: `${streamed * 100}%` }} />}
           </span>
@@ -223,17 +370,51 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
     case 'tool': {
       const tool = round.tools[row.index]!
       const bad = tool.error !== undefined
+      const running = tool.end === undefined && !round.closed
       return {
         name: tool.name,
-        detail: tool.arguments,
+        detail: tool.setup
+          ? `${tool.arguments} · setup ${duration(tool.setup.end - tool.setup.start)} (loading its validator) not counted`
+          : tool.arguments,
         time: tool.end === undefined ? undefined : tool.end - tool.start,
-        running: tool.end === undefined,
+        running,
+        cutOff: tool.end === undefined && round.closed,
         bad,
         badge: <span className={`kind ${bad ? 'bad' : 'tool'}`}>{bad ? 'ERROR' : 'TOOL'}</span>,
         bar: (
+          <>
+            {tool.setup && (
+              <span
+                className="bar setup"
+                title="setup: loading the tool's validator"
+                style={bar(tool.setup.start, tool.setup.end)}
+              />
+            )}
+            <span
+              className={`bar tool${bad ? ' bad' : ''}${running ? ' live' : ''}`}
+              style={bar(tool.start, tool.end ?? (round.closed ? tool.start : undefined))}
+            />
+          </>
+        ),
+      }
+    }
+    case 'approval': {
+      const wait = round.waits[row.index]!
+      const running = wait.end === undefined && !round.closed
+      return {
+        name: wait.name,
+        detail: wait.decision
+          ? `approval: ${wait.decision === 'approve' ? 'approved' : wait.decision === 'edit' ? 'edited' : 'rejected'}`
+          : 'waiting for your approval',
+        time: wait.end === undefined ? undefined : wait.end - wait.start,
+        running,
+        cutOff: wait.end === undefined && round.closed,
+        bad: false,
+        badge: <span className="kind approval">WAIT</span>,
+        bar: (
           <span
-            className={`bar tool${bad ? ' bad' : ''}${tool.end === undefined ? ' live' : ''}`}
-            style={bar(tool.start, tool.end)}
+            className={`bar approval${running ? ' live' : ''}`}
+            style={bar(wait.start, wait.end ?? (round.closed ? wait.start : undefined))}
           />
         ),
       }

@@ -48,6 +48,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 
 /* toolbar */
 .toolbar { display: flex; align-items: center; gap: 2px; padding: 5px 8px 5px 10px; border-bottom: 1px solid var(--line); background: var(--bg2); flex: none; min-height: 38px; }
+.toolbar-actions, .toolbar-end { display: flex; align-items: center; gap: 2px; min-width: 0; }
+.toolbar-end { flex: none; }
 .brand { display: flex; align-items: center; gap: 6px; font-weight: 700; margin-right: 10px; white-space: nowrap; font-size: 13px; }
 .brand small { color: var(--fg3); font-weight: 500; font-size: 12px; }
 .logo { width: 18px; height: 18px; flex: none; fill: none; stroke: var(--accent); stroke-width: 3; }
@@ -156,9 +158,13 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .legend > span { display: inline-flex; align-items: center; gap: 3px; }
 .legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
 .legend .model::before { background: var(--model); } .legend .tool::before { background: var(--tool); }
+.legend .approval::before { background: var(--warn); }
 .row.round.bad .name { color: var(--bad); }
 .row:not(.round) .names { padding-left: 28px; }
-.row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) 0 0 / var(--grid, 25%) 100% repeat-x; }
+.row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; overflow: hidden; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) var(--grid-offset, 0px) 0 / var(--grid, 25%) 100% repeat-x; }
+.zoom-bar { display: flex; align-items: center; gap: 2px; padding: 2px 8px 2px 12px; border-bottom: 1px solid var(--line2); flex: none; font-size: 11px; min-height: 26px; }
+.zoom-bar > .muted { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.zoom-bar .tool-button.icon { width: 24px; height: 22px; }
 .chevron { width: 10px; height: 10px; border-radius: 3px; flex: none; background: var(--round); }
 .chevron.ok { background: var(--ok); } .chevron.bad { background: var(--bad); } .chevron.running { background: var(--accent); animation: pulse .9s infinite alternate; }
 .bar { position: absolute; top: 7px; height: 12px; border-radius: 3px; min-width: 2px; }
@@ -167,6 +173,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .bar.model { background: var(--model); overflow: hidden; }
 .bar.model .streaming { position: absolute; top: 0; bottom: 0; right: 0; background: repeating-linear-gradient(-45deg, var(--stream) 0 3px, var(--model) 3px 6px); }
 .bar.tool { background: var(--tool); }
+.bar.setup { background: repeating-linear-gradient(-45deg, var(--tool-bg) 0 3px, color-mix(in srgb, var(--tool) 35%, transparent) 3px 6px); }
+.bar.approval { background: repeating-linear-gradient(90deg, var(--warn) 0 4px, transparent 4px 7px); border: 1px solid var(--warn); }
 .bar.bad { background: var(--bad); }
 .bar.validation { background: var(--valid); }
 .bar.validation.bad { background: var(--bad); }
@@ -176,6 +184,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .kind.model { color: var(--model); background: color-mix(in srgb, var(--model) 12%, transparent); }
 .kind.tool { color: var(--tool); background: var(--tool-bg); }
 .kind.validation { color: var(--valid); background: color-mix(in srgb, var(--valid) 12%, transparent); }
+.kind.approval { color: var(--warn); background: var(--warn-bg); }
 .kind.retry { color: var(--retry); background: color-mix(in srgb, var(--retry) 14%, transparent); }
 .kind.bad { color: var(--bad); background: var(--bad-bg); }
 
@@ -212,6 +221,35 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .errors code { color: inherit; }
 .catalogue { display: flex; flex-direction: column; gap: 8px; }
 .catalogue details { padding: 0 10px 6px; }
+
+/* fork: re-run from a round, and the compare view */
+.fork-text { color: var(--accent); }
+.fork-editor { display: flex; flex-direction: column; gap: 8px; }
+.fork-messages { display: flex; flex-direction: column; gap: 8px; }
+.fork-messages label.message-head { cursor: text; }
+.fork-editor textarea { display: block; width: 100%; min-height: 56px; resize: vertical; border: 0; padding: 7px 10px; font: 12px/1.5 var(--mono); color: var(--fg); background: var(--bg); }
+.fork-editor textarea:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
+.fork-options { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; border: 1px solid var(--line); border-radius: 8px; padding: 6px 10px 8px; margin: 0; }
+.fork-options legend { color: var(--fg3); font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; padding: 0 4px; }
+.fork-options label { display: flex; flex-direction: column; gap: 2px; color: var(--fg2); font-size: 11.5px; }
+.fork-options label.check { flex-direction: row; align-items: center; gap: 6px; }
+.fork-options input:not([type='checkbox']) { width: 150px; }
+.fork-actions { display: flex; flex-wrap: wrap; align-items: baseline; gap: 10px; }
+.fork-actions .primary { padding: 5px 12px; }
+.compare { padding: 10px 14px 14px; display: flex; flex-direction: column; gap: 10px; overflow: auto; flex: 1; min-height: 0; }
+.compare > * { flex: none; }
+.compare-grid { display: flex; flex-direction: column; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.compare-row { display: grid; grid-template-columns: minmax(90px, auto) 1fr 1fr; gap: 10px; padding: 5px 10px; border-bottom: 1px solid var(--line2); width: 100%; align-items: baseline; }
+.compare-row:last-child { border-bottom: 0; }
+.compare-row.head { background: var(--bg2); color: var(--fg3); font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; }
+.compare-row:not(.head):hover { background: var(--hover); }
+.compare-row[aria-current='true'] { background: var(--accent-bg); }
+.compare-row.differs { box-shadow: inset 3px 0 0 var(--warn); }
+.compare-row.first { background: var(--warn-bg); }
+.compare-row .pill { margin-left: 6px; background: var(--warn); color: var(--bg); }
+.compare-row .answer { font-family: var(--mono); font-size: 11.5px; overflow-wrap: anywhere; white-space: pre-wrap; }
+.compare-answers { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 10px; }
+.compare-answers pre.changed { box-shadow: inset 3px 0 0 var(--warn); }
 
 /* chain */
 .chain { padding: 12px 14px; display: flex; flex-direction: column; gap: 8px; }
@@ -252,6 +290,7 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .dock.bottom .resize { height: 5px; left: 0; right: 0; top: -2px; cursor: ns-resize; }
 .dock.right .resize { width: 5px; top: 0; bottom: 0; left: -2px; cursor: ew-resize; }
 @container detail (max-width: 640px) {
+  .zoom-hint { display: none; }
   .legend { display: none; }
   .kind { min-width: 0; width: 8px; height: 8px; padding: 0; font-size: 0; border-radius: 2px; background: currentColor; }
   .kind.tool { background: var(--tool); } .kind.bad { background: var(--bad); }
@@ -262,5 +301,14 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
   .brand small, .counter, .divider { display: none; }
   .tool-button { padding: 4px 6px; }
 }
-@container panel (max-width: 560px) { .runs { width: 38%; } .run-meta { padding-left: 0; } }
+@container panel (max-width: 560px) {
+  .toolbar { flex-wrap: wrap; row-gap: 2px; padding: 4px 6px 4px 8px; }
+  .toolbar .spacer { display: none; }
+  .toolbar-end { order: 1; margin-left: auto; }
+  .toolbar-actions { order: 2; flex: 1 1 100%; overflow-x: auto; scrollbar-width: thin; }
+  .body { flex-direction: column; }
+  .runs { width: auto; height: 34%; flex: none; border-right: 0; border-bottom: 1px solid var(--line); }
+  .run-meta { padding-left: 0; }
+  .detail-head { padding: 6px 10px 4px; }
+}
 `

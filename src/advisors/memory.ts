@@ -19,6 +19,7 @@ import {
   ChatResponseAggregator,
   contextValue,
   type TurnCheckpoint,
+  forkOriginOf,
 } from '../core'
 import { ChatMemory } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
@@ -59,6 +60,7 @@ export class MessageChatMemoryAdvisor
   }
 
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    if (isFork(request)) return chain.nextCall(request)
     const id = this.#idOf(request.context)
     const advised = await this.#before(withRunId(request), id, chain.callAdvisors)
     const response = await chain.nextCall(advised)
@@ -68,6 +70,7 @@ export class MessageChatMemoryAdvisor
 
   /** The answer is stored once, when the stream ends, from the chunks of its last round only. */
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    if (isFork(request)) return chain.nextStream(request)
     const id = this.#idOf(request.context)
     return new StoringStream(
       async () => chain.nextStream(await this.#before(withRunId(request), id, chain.streamAdvisors)),
@@ -78,6 +81,7 @@ export class MessageChatMemoryAdvisor
   /** A turn that failed or was aborted must not leave a tool call without its response in memory. */
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>): void {
     if (event.type !== 'tool-loop-end' || (event.reason !== 'error' && event.reason !== 'aborted')) return
+    if (forkOriginOf(context)) return
     const id = this.#idOf(context)
     void this.#answerOrphans(id, event.reason).catch((error: unknown) =>
       console.error('Chat memory could not close an interrupted turn', error),
@@ -288,4 +292,9 @@ class StoringStream implements AsyncIterableIterator<ChatClientResponse> {
     await this.#source?.return?.()
     return { done: true, value: undefined }
   }
+}
+
+/** A fork replays a recorded prompt, which holds the conversation already: it neither loads nor stores memory. */
+function isFork(request: ChatClientRequest): boolean {
+  return forkOriginOf(request.context) !== undefined
 }

@@ -62,8 +62,21 @@ export class RunRecorder {
     }
   }
 
-  start(mode: 'call' | 'stream', observer: 'inside-loop' | 'outside-loop' | 'no-loop', chain: TracedAdvisor[]): void {
-    this.emit(0, { type: 'run-start', mode, startedAt: Date.now(), observer, chain }, this.advisor, this.startedAt)
+  start(
+    mode: 'call' | 'stream',
+    observer: 'inside-loop' | 'outside-loop' | 'no-loop',
+    chain: TracedAdvisor[],
+    forkOf?: { runId: string; round: number },
+  ): void {
+    const body: TraceEventBody & { type: 'run-start' } = {
+      type: 'run-start',
+      mode,
+      startedAt: Date.now(),
+      observer,
+      chain,
+    }
+    if (forkOf) body.forkOf = forkOf
+    this.emit(0, body, this.advisor, this.startedAt)
   }
 
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
@@ -124,7 +137,9 @@ export class RunRecorder {
     if (typeof metadata?.model === 'string') body.model = metadata.model
     body.durationMs = timing.durationMs
     if (timing.timeToFirstTokenMs !== undefined) body.timeToFirstTokenMs = timing.timeToFirstTokenMs
-    if (usage && generationSeconds > 0) body.tokensPerSecond = usage.completionTokens / generationSeconds
+    // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
+    if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
+      body.tokensPerSecond = usage.completionTokens / generationSeconds
     if (timing.chunks !== undefined) body.chunks = timing.chunks
     if (extra && Object.keys(extra).length > 0) body.metadata = extra
     this.emit(round, body, this.advisor, timing.at)
@@ -182,7 +197,15 @@ export class RunRecorder {
 
   toolEnd(
     round: number,
-    end: { toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean; at?: number },
+    end: {
+      toolCall: ToolCall
+      result: string
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+      setupMs?: number
+      at?: number
+    },
     advisor: string,
   ): void {
     const body = {
@@ -193,6 +216,7 @@ export class RunRecorder {
     if (end.error !== undefined) body.error = this.redactor.text(end.error)
     body.durationMs = end.durationMs
     body.returnDirect = end.returnDirect
+    if (end.setupMs !== undefined) body.setupMs = end.setupMs
     this.emit(round, body, advisor, end.at)
   }
 

@@ -6,6 +6,7 @@ import {
   ROUND_KEY,
   RUN_ID_KEY,
   emitChainEvent,
+  forkOriginOf,
   isChainEventListener,
   newId,
   type ChainEvent,
@@ -64,6 +65,8 @@ export class ToolLoop {
       this.#history.pop()
       this.#context = { ...this.#context, [PENDING_TOOL_CALLS_KEY]: last }
     }
+    // A fork re-enters the recorded turn at its round: the rounds before it were played already.
+    this.round = (forkOriginOf(this.#context)?.round ?? 1) - 1
     this.#signal = request.signal
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {

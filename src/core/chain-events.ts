@@ -39,6 +39,8 @@ export type ChainEvent =
       returnDirect: boolean
       /** `performance.now()` when it ended. */
       at?: number
+      /** Preparing the call before it ran (see `ToolCallback.prepare`), when that took time. */
+      setupMs?: number
     }
   | {
       type: 'tool-loop-end'

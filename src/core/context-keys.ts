@@ -36,3 +36,22 @@ export const TOOL_ANSWERS_KEY = key<Readonly<Record<string, string>>>('advisor-c
  * reload during an approval): the first round replays it instead of asking the model again.
  */
 export const PENDING_TOOL_CALLS_KEY = key<AssistantMessage>('advisor-chain.pending-tool-calls')
+
+/** Where a forked run comes from: the run and round it re-runs from. */
+export interface ForkOrigin {
+  runId: string
+  round: number
+}
+
+/**
+ * Set on a call that re-runs a recorded run from one of its rounds (`forkRun`): the run and round
+ * it forks. The tool loop numbers its rounds on from there, and an observer links the two runs.
+ */
+export const FORK_KEY = key<ForkOrigin>('advisor-chain.fork')
+
+/** The fork origin a context carries, when it is a well-formed one. */
+export function forkOriginOf(context: Readonly<Record<string, unknown>>): ForkOrigin | undefined {
+  const value = contextValue(context, FORK_KEY) as Partial<ForkOrigin> | null | undefined
+  if (typeof value?.runId !== 'string' || !Number.isInteger(value.round) || value.round! < 1) return undefined
+  return { runId: value.runId, round: value.round! }
+}

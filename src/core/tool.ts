@@ -29,4 +29,9 @@ export interface ToolCallback {
   readonly metadata: ToolMetadata
   /** `input` is the raw JSON arguments; the result is the text sent back to the model. */
   call(input: string, context: ToolContext): Promise<string>
+  /**
+   * Gets ready for calls (e.g. loads and compiles the argument validator), once; the tool calling
+   * manager awaits it before it times a call, so setup is reported apart from the tool's own time.
+   */
+  prepare?(): Promise<void>
 }

@@ -2,7 +2,7 @@
 // calls connectTestHarness() (see the README); these drive it from Playwright, without the DOM.
 import type { Page } from '@playwright/test'
 import { summarizeRun, type InstallableModel, type ReplayOptions, type RunSummary } from '../replay'
-import type { Cassette, TraceEvent } from '../trace'
+import type { Cassette, ForkRunRequest, TraceEvent } from '../trace'
 
 export type { RunSummary } from '../replay'
 export { summarizeRun } from '../replay'
@@ -59,6 +59,15 @@ export async function waitForRun(page: Page, options: { timeout?: number } = {})
   )
   const runId = (await handle.jsonValue()) as string
   return summarizeRun(await readTrace(page), runId)
+}
+
+/**
+ * Re-runs a round of a recorded run in the app, with edits (as "Re-run from here" in the devtools
+ * does), and returns the new run's id; `waitForRun` then returns the fork once it ends.
+ */
+export async function forkRound(page: Page, request: Omit<ForkRunRequest, 'trace'>): Promise<string> {
+  await harness(page)
+  return page.evaluate((fork) => window.__advisorChain!.fork(fork), request)
 }
 
 /** Forgets the recorded trace (the next waitForRun waits for a new run). */

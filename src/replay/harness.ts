@@ -1,7 +1,7 @@
 import type { ChatModel } from '../core'
 import { ScriptedChatModel, type ScriptedReply } from '../models'
 import { ReplayChatModel, type ReplayOptions } from './replay-model'
-import type { Cassette, TraceEvent, TraceSink } from '../trace'
+import type { Cassette, ForkRunRequest, TraceEvent, TraceSink } from '../trace'
 
 /** A model the Playwright helpers can install: plain data, so it crosses from the test into the page. */
 export type InstallableModel =
@@ -14,6 +14,8 @@ export interface HarnessHandle {
   /** Runs already handed to a test by `waitForRun`. */
   seen: string[]
   installModel(model: InstallableModel): void
+  /** Re-runs a round of a recorded run (from `events`) in the app; resolves to the new run's id. */
+  fork(request: Omit<ForkRunRequest, 'trace'>): Promise<string>
   clear(): void
 }
 
@@ -28,7 +30,11 @@ declare global {
  * trace of every run (give `sink` to the app's ObserverAdvisor, e.g. with `fanOut`). Enable it in
  * test and demo builds; it adds a `window.__advisorChain` handle and nothing else.
  */
-export function connectTestHarness(options: { onModel: (model: ChatModel, label: string) => void }): {
+export function connectTestHarness(options: {
+  onModel: (model: ChatModel, label: string) => void
+  /** How the app forks a run (usually `forkRun` with its current client); without it tests cannot fork. */
+  onFork?: (request: ForkRunRequest) => Promise<{ runId: string }>
+}): {
   sink: TraceSink
 } {
   const handle: HarnessHandle = {
@@ -43,6 +49,10 @@ export function connectTestHarness(options: { onModel: (model: ChatModel, label:
       } else {
         options.onModel(new ReplayChatModel(model.cassette, model.options), 'Replaying a cassette')
       }
+    },
+    async fork(request) {
+      if (!options.onFork) throw new Error('This app does not fork runs: pass onFork to connectTestHarness()')
+      return (await options.onFork({ ...request, trace: handle.events })).runId
     },
     clear() {
       handle.events.length = 0

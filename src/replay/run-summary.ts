@@ -14,6 +14,8 @@ export interface RunSummary {
   /** The answer of the last round. */
   finalText: string
   finishReason?: string
+  /** The run this one re-runs from one of its rounds (see `forkRun`). */
+  forkOf?: { runId: string; round: number }
 }
 
 /** The run `runId` of `events`, read by the trace reader and reduced to what tests assert on. */
@@ -46,6 +48,7 @@ function summaryOf(run: RunView): RunSummary {
     retries: run.retries.length + run.rounds.reduce((sum, round) => sum + round.retries.length, 0),
     finalText: rounds.at(-1)?.text ?? '',
     ...(run.finishReason === undefined ? {} : { finishReason: run.finishReason }),
+    ...(run.forkOf ? { forkOf: run.forkOf } : {}),
   }
 }
 

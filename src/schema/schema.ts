@@ -11,6 +11,8 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; issues: Schema
 export interface ResolvedSchema<T = unknown> {
   readonly jsonSchema: JsonSchema
   validate(value: unknown): Promise<Validation<T>>
+  /** Loads and compiles the validator ahead of the first `validate`, where that takes time. */
+  prepare?(): Promise<void>
 }
 
 const JSON_SCHEMA_TARGET = 'draft-2020-12'
@@ -27,6 +29,9 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
   }
   return {
     jsonSchema: schema,
+    async prepare() {
+      await jsonValidator(schema)
+    },
     async validate(value) {
       const issues = (await jsonValidator(schema))(value)
       return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }

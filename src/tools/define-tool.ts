@@ -28,6 +28,7 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
   return {
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
     metadata: { returnDirect: spec.returnDirect ?? false },
+    ...(schema.prepare && { prepare: () => schema.prepare!() }),
     async call(input, context) {
       const args = parseArguments(spec.name, input)
       const validation = await schema.validate(args)

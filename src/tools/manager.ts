@@ -34,10 +34,13 @@ export type ToolExecutionEvent =
       toolCall: ToolCall
       result: string
       error?: string
+      /** The call's own time, after its setup. */
       durationMs: number
       returnDirect: boolean
       /** `performance.now()` when the call ended (and `start`'s when it started). */
       at?: number
+      /** Preparing the call (`ToolCallback.prepare`), when that took noticeable time. */
+      setupMs?: number
     }
 
 export interface ToolExecutionInit {
@@ -179,15 +182,26 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const tool = tools.get(call.name)
     const report = init.onToolExecution
     // Durations exist only in the listener's events, so without one the clock is not read.
-    const started = report ? performance.now() : 0
+    let started = report ? performance.now() : 0
     report?.({ type: 'start', toolCall: call, at: started })
     let result: string
     let error: string | undefined
+    let setupMs: number | undefined
     if (plan.refusal !== undefined) {
       result = error = `Error: ${plan.refusal}`
     } else if (plan.answer !== undefined) {
       result = plan.answer
     } else {
+      if (tool!.prepare) {
+        // A failed setup fails the call itself, which then says why.
+        await tool!.prepare().catch(() => undefined)
+        if (report) {
+          const ready = performance.now()
+          // A validator already compiled takes microseconds; only real setup is worth reporting.
+          if (ready - started >= SETUP_REPORTED_MS) setupMs = ready - started
+          started = ready
+        }
+      }
       try {
         result = await tool!.call(call.arguments, {
           values,
@@ -211,11 +225,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
         durationMs: ended - started,
         returnDirect,
         at: ended,
+        ...(setupMs !== undefined ? { setupMs } : {}),
       })
     }
     return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
   }
 }
+
+const SETUP_REPORTED_MS = 0.5
 
 interface Plan {
   call: ToolCall

@@ -1,6 +1,7 @@
 export * from './collector'
 export * from './events'
 export * from './file'
+export * from './fork'
 export * from './limits'
 export * from './otlp'
 export * from './performance-track'

@@ -16,10 +16,23 @@ export interface ToolSpan {
   result?: string
   error?: string
   returnDirect?: boolean
+  /** Preparing the call before it ran (loading and compiling the argument validator), not counted as the tool's time. */
+  setup?: { start: number; end: number }
+}
+
+/** A tool call held for the user's approval: human time, neither the model's nor the tool's. */
+export interface ApprovalWait {
+  /** The tool call's id. */
+  id: string
+  name: string
+  start: number
+  end?: number
+  decision?: 'approve' | 'edit' | 'reject'
 }
 
 export interface ModelSpan {
   start: number
+  /** When the model's answer was in: the response, or an approval wait that began before it was reported. */
   end?: number
   /** When the first token arrived (streams). */
   firstToken?: number
@@ -40,6 +53,8 @@ export interface RoundView {
   status: RunViewStatus
   model?: ModelSpan
   tools: ToolSpan[]
+  /** Tool calls held for the user's approval, in the order they were asked. */
+  waits: ApprovalWait[]
   validations: TraceEventOf<'validation'>[]
   retries: TraceEventOf<'retry'>[]
   approvals: TraceEventOf<'approval'>[]
@@ -47,6 +62,8 @@ export interface RoundView {
   errors: TraceEventOf<'error'>[]
   /** A failed tool, validation or model call in this round. */
   hasProblem: boolean
+  /** The run has ended: a span still open was cut off, it is not running. */
+  closed: boolean
 }
 
 export interface RunView {
@@ -68,6 +85,8 @@ export interface RunView {
   live: boolean
   observer?: 'inside-loop' | 'outside-loop' | 'no-loop'
   chain: TracedAdvisor[]
+  /** The run this one re-runs from one of its rounds (see `forkRun`). */
+  forkOf?: { runId: string; round: number }
   rounds: RoundView[]
   /** The run's usage: from `run-end`, or summed over the responses so far. */
   usage?: Usage
@@ -85,6 +104,8 @@ export interface RunView {
   hasProblem: boolean
   /** Ordered by `seq`. */
   events: TraceEvent[]
+  /** Events dropped from the middle of a run too large to keep whole (its head and tail are kept). */
+  trimmed?: { events: number; fromSeq: number; toSeq: number }
   /** Changes whenever the run does, for cheap re-render checks and caches. */
   version: number
 }
@@ -134,6 +155,23 @@ export class TraceReader {
     this.#runs.delete(oldest.view.id)
     this.eventCount -= oldest.view.events.length
     return oldest.view
+  }
+
+  /**
+   * Keeps `keep` events of a run: its first half and its latest, dropping the middle (mostly
+   * chunks). Its rounds and spans stay as they were grouped; the run says what was dropped.
+   */
+  trim(id: string, keep: number): number {
+    const run = this.#runs.get(id)?.view
+    if (!run || run.events.length <= keep) return 0
+    const head = Math.ceil(keep / 2)
+    const dropped = run.events.splice(head, run.events.length - keep)
+    const fromSeq = Math.min(dropped[0]!.seq, run.trimmed?.fromSeq ?? Infinity)
+    const toSeq = Math.max(dropped.at(-1)!.seq, run.trimmed?.toSeq ?? -Infinity)
+    run.trimmed = { events: (run.trimmed?.events ?? 0) + dropped.length, fromSeq, toSeq }
+    run.version++
+    this.eventCount -= dropped.length
+    return dropped.length
   }
 
   clear(): void {
@@ -201,6 +239,7 @@ function apply(state: RunState, event: TraceEvent): void {
       run.startedAt = event.startedAt
       run.observer = event.observer
       run.chain = event.chain
+      if (event.forkOf) run.forkOf = event.forkOf
       return
     case 'run-end':
       state.ended = true
@@ -210,7 +249,10 @@ function apply(state: RunState, event: TraceEvent): void {
       run.usage = event.usage ?? state.summed
       if (event.finishReason) run.finishReason = event.finishReason
       if (event.error) run.error = event.error
-      for (const round of run.rounds) if (round.status === 'running') round.status = event.status
+      for (const round of run.rounds) {
+        if (round.status === 'running') round.status = event.status
+        round.closed = true
+      }
       return
     case 'round-start':
       roundOf(run, event.round, event.t)
@@ -242,11 +284,13 @@ function apply(state: RunState, event: TraceEvent): void {
       model.chunks += event.count ?? 1
       model.streamed += event.text
       if (event.reasoning) model.streamedReasoning += event.reasoning
+      // A chunk held for an approval (the one with the tool calls) arrived when the wait began.
+      const arrived = Math.min(event.t, firstWaitAfter(roundOf(run, event.round, event.t), model.start) ?? Infinity)
       if (
         (event.text !== '' || event.reasoning || event.toolCalls?.length) &&
-        (model.firstToken === undefined || event.t < model.firstToken)
+        (model.firstToken === undefined || arrived < model.firstToken)
       )
-        model.firstToken = event.t
+        model.firstToken = arrived
       return
     }
     case 'model-response': {
@@ -259,10 +303,11 @@ function apply(state: RunState, event: TraceEvent): void {
       })
       model.response = event
       if (round.tools.length > 1) round.tools.sort(byCallOrder(round))
-      model.end = event.t
       if (model.request === undefined) model.start = event.t - event.durationMs
+      // The response is reported after the approvals of its tool calls; the model was done when they began.
+      model.end = Math.min(event.t, firstWaitAfter(round, model.start) ?? Infinity)
       if (model.firstToken === undefined && event.timeToFirstTokenMs !== undefined)
-        model.firstToken = model.start + event.timeToFirstTokenMs
+        model.firstToken = Math.min(model.start + event.timeToFirstTokenMs, model.end)
       if (event.usage) {
         state.summed = addUsage(state.summed, event.usage)
         if (!state.ended) run.usage = state.summed
@@ -288,6 +333,10 @@ function apply(state: RunState, event: TraceEvent): void {
         run.toolCalls++
       }
       span.end = event.t
+      if (event.setupMs !== undefined) {
+        span.start = start
+        span.setup = { start: start - event.setupMs, end: start }
+      }
       span.result = event.result
       span.returnDirect = event.returnDirect
       span.arguments = event.toolCall.arguments
@@ -311,9 +360,23 @@ function apply(state: RunState, event: TraceEvent): void {
       if (event.round > 0) roundOf(run, event.round, event.t).retries.push(event)
       else run.retries.push(event)
       return
-    case 'approval':
-      roundOf(run, event.round, event.t).approvals.push(event)
+    case 'approval': {
+      const round = roundOf(run, event.round, event.t)
+      round.approvals.push(event)
+      if (event.phase === 'requested') {
+        round.waits.push({ id: event.toolCall.id, name: event.toolCall.name, start: event.t })
+        // An approval reviews the model's answer: the model was done when the wait began.
+        const model = round.model
+        if (model && event.t >= model.start && (model.end === undefined || event.t < model.end)) model.end = event.t
+      } else {
+        const wait = round.waits.find((candidate) => candidate.id === event.toolCall.id && candidate.end === undefined)
+        if (wait) {
+          wait.end = event.t
+          if (event.decision) wait.decision = event.decision
+        }
+      }
       return
+    }
     case 'evaluation':
       run.evaluations.push(event)
       return
@@ -372,18 +435,28 @@ function roundOf(run: RunView, number: number, t: number): RoundView {
       start: t,
       status: 'running',
       tools: [],
+      waits: [],
       validations: [],
       retries: [],
       approvals: [],
       notes: [],
       errors: [],
       hasProblem: false,
+      closed: false,
     }
     run.rounds.push(round)
     if (last && last.round > index) run.rounds.sort((a, b) => a.round - b.round)
   }
   if (t < round.start) round.start = t
   return round
+}
+
+/** The start of the round's first approval wait from `from` on. */
+function firstWaitAfter(round: RoundView, from: number): number | undefined {
+  let first: number | undefined
+  for (const wait of round.waits)
+    if (wait.start >= from && (first === undefined || wait.start < first)) first = wait.start
+  return first
 }
 
 function modelOf(run: RunView, number: number, t: number): ModelSpan {

@@ -170,6 +170,8 @@ export const bodies = {
     /** Where the observer that recorded the run sits. */
     observer: oneOf('inside-loop', 'outside-loop', 'no-loop'),
     chain: list(tracedAdvisor),
+    /** This run re-runs another from one of its rounds (the rounds before came from that run's trace). */
+    forkOf: optional(object({ runId: str, round: count })),
   },
   'run-end': {
     status: oneOf('ok', 'error', 'aborted'),
@@ -223,7 +225,16 @@ export const bodies = {
     metadata,
   },
   'tool-start': { toolCall },
-  'tool-end': { toolCall, result: str, error: optional(str), durationMs: num, returnDirect: bool },
+  'tool-end': {
+    toolCall,
+    result: str,
+    error: optional(str),
+    /** The tool's own running time, from after its setup. */
+    durationMs: num,
+    returnDirect: bool,
+    /** Preparing the call before it ran (loading and compiling the argument validator), when that took time. */
+    setupMs: optional(num),
+  },
   'tool-loop-end': {
     reason: oneOf('answer', 'returnDirect', 'toolCallLimitExceeded', 'error', 'aborted'),
     rounds: count,
