@@ -29,6 +29,7 @@ export default defineConfig(({ mode }) => ({
       'advisor-chain/devtools': resolve(root, 'devtools/index.tsx'),
       'advisor-chain/trace': resolve(root, 'src/trace/index.ts'),
       'advisor-chain/webllm': resolve(root, 'src/webllm/index.ts'),
+      'advisor-chain/mcp': resolve(root, 'src/mcp/index.ts'),
       'advisor-chain/react': resolve(root, 'src/react/index.ts'),
       'advisor-chain/playwright': resolve(root, 'src/playwright/index.ts'),
       'advisor-chain': resolve(root, 'src/index.ts'),
@@ -46,6 +47,7 @@ export default defineConfig(({ mode }) => ({
               trace: resolve(root, 'src/trace/index.ts'),
               devtools: resolve(root, 'devtools/index.tsx'),
               webllm: resolve(root, 'src/webllm/index.ts'),
+              mcp: resolve(root, 'src/mcp/index.ts'),
               react: resolve(root, 'src/react/index.ts'),
               playwright: resolve(root, 'src/playwright/index.ts'),
             },
@@ -58,6 +60,7 @@ export default defineConfig(({ mode }) => ({
               /^react-dom($|\/)/,
               /^zustand($|\/)/,
               /^@mlc-ai\/web-llm/,
+              /^@modelcontextprotocol\/sdk($|\/)/,
               /^ajv($|\/)/,
             ],
           },
@@ -70,6 +73,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'node',
+          globalSetup: ['src/mcp/testing/global-setup.ts'],
           include: ['src/**/*.test.ts', 'devtools/**/*.test.ts', 'bench/**/*.test.ts'],
           exclude: ['**/*.browser.test.*', '**/*.webgpu.test.*', 'node_modules/**'],
         },
@@ -79,6 +83,7 @@ export default defineConfig(({ mode }) => ({
         plugins: [providerReplay()],
         test: {
           name: 'browser',
+          globalSetup: ['src/mcp/testing/global-setup.ts'],
           include: ['src/**/*.browser.test.{ts,tsx}', 'devtools/**/*.browser.test.{ts,tsx}'],
           browser: {
             enabled: true,

@@ -140,7 +140,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const run = entry.recorder
     switch (event.type) {
       case 'tool-execution-start':
-        return run.toolStart(event.round, event.toolCall, source)
+        return run.toolStart(event.round, event, source)
       case 'tool-execution-end':
         return run.toolEnd(event.round, event, source)
       case 'tool-loop-end':

@@ -8,6 +8,7 @@ import {
   type ChatOptions,
   type ChatResponse,
   type Usage,
+  type ToolSource,
 } from '../core'
 import {
   TRACE_VERSION,
@@ -154,13 +155,22 @@ export class RunRecorder {
     return this.redactor.text(seen) === seen ? text : REDACTED
   }
 
-  toolStart(round: number, toolCall: ToolCall, advisor: string): void {
-    this.emit(round, { type: 'tool-start', toolCall: this.#toolCall(toolCall) }, advisor)
+  toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string): void {
+    const source = start.source ? { source: this.#source(start.source) } : {}
+    this.emit(round, { type: 'tool-start', toolCall: this.#toolCall(start.toolCall), ...source }, advisor)
   }
 
   toolEnd(
     round: number,
-    end: { toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean },
+    end: {
+      toolCall: ToolCall
+      result: string
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+      source?: ToolSource
+      detail?: Record<string, unknown>
+    },
     advisor: string,
   ): void {
     this.emit(
@@ -172,9 +182,15 @@ export class RunRecorder {
         ...(end.error !== undefined ? { error: this.redactor.text(end.error) } : {}),
         durationMs: end.durationMs,
         returnDirect: end.returnDirect,
+        ...(end.source ? { source: this.#source(end.source) } : {}),
+        ...(end.detail ? { detail: this.redactor.data(end.detail) as Record<string, unknown> } : {}),
       },
       advisor,
     )
+  }
+
+  #source(source: ToolSource): ToolSource {
+    return this.redactor.data(source) as ToolSource
   }
 
   validation(

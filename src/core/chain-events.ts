@@ -1,5 +1,6 @@
 import type { Advisor } from './advisor'
 import type { ToolCall } from './messages'
+import type { ToolSource } from './tool'
 
 /** A plain description of an error, safe to put in a trace. */
 export interface ErrorInfo {
@@ -21,7 +22,7 @@ export type ChainEvent =
       advisors: Array<{ name: string; order: number }>
       loopOrder: number
     }
-  | { type: 'tool-execution-start'; round: number; toolCall: ToolCall }
+  | { type: 'tool-execution-start'; round: number; toolCall: ToolCall; source?: ToolSource }
   | {
       type: 'tool-execution-end'
       round: number
@@ -31,6 +32,9 @@ export type ChainEvent =
       error?: string
       durationMs: number
       returnDirect: boolean
+      source?: ToolSource
+      /** What the tool reported about the call (`ToolContext.report`). */
+      detail?: Record<string, unknown>
     }
   | {
       type: 'tool-loop-end'

@@ -14,6 +14,7 @@ import {
   type Prompt,
   type ToolCallback,
   type ToolDefinition,
+  type ToolSource,
 } from '../core'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
@@ -29,8 +30,18 @@ export interface ToolExecutionResult {
 
 /** What the manager reports while it runs the calls of one round. */
 export type ToolExecutionEvent =
-  | { type: 'start'; toolCall: ToolCall }
-  | { type: 'end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
+  | { type: 'start'; toolCall: ToolCall; source?: ToolSource }
+  | {
+      type: 'end'
+      toolCall: ToolCall
+      result: string
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+      source?: ToolSource
+      /** The last thing the tool reported about the call (`ToolContext.report`). */
+      detail?: Record<string, unknown>
+    }
 
 export interface ToolExecutionInit {
   signal?: AbortSignal
@@ -172,9 +183,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const { call } = plan
     const tool = tools.get(call.name)
     const started = performance.now()
-    init.onToolExecution?.({ type: 'start', toolCall: call })
+    const source = tool?.metadata.source
+    init.onToolExecution?.({ type: 'start', toolCall: call, ...(source ? { source } : {}) })
     let result: string
     let error: string | undefined
+    let detail: Record<string, unknown> | undefined
     if (plan.refusal !== undefined) {
       result = error = `Error: ${plan.refusal}`
     } else if (plan.answer !== undefined) {
@@ -186,6 +199,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
           advisorContext: init.advisorContext ?? {},
           toolCall: call,
           ...(init.signal ? { signal: init.signal } : {}),
+          report: (reported) => {
+            detail = reported
+          },
         })
       } catch (thrown) {
         if (init.signal?.aborted) throw abortError(init.signal)
@@ -200,6 +216,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
       ...(error !== undefined ? { error } : {}),
       durationMs: performance.now() - started,
       returnDirect,
+      ...(source ? { source } : {}),
+      ...(detail ? { detail } : {}),
     })
     return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
   }

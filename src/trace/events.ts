@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message, ToolCall, ChatOptions, Usage, ToolDefinition } from '../core'
+import type { ErrorInfo, Message, ToolCall, ChatOptions, Usage, ToolDefinition, ToolSource } from '../core'
 
 /** The version of the trace protocol; a trace file from another version is refused on import. */
 export const TRACE_VERSION = 1
@@ -92,8 +92,23 @@ export type TraceEventBody =
       /** Extra response metadata (provider ids, thinking, speed figures), masked. */
       metadata?: Record<string, unknown>
     }
-  | { type: 'tool-start'; toolCall: ToolCall }
-  | { type: 'tool-end'; toolCall: ToolCall; result: string; error?: string; durationMs: number; returnDirect: boolean }
+  | {
+      type: 'tool-start'
+      toolCall: ToolCall
+      /** Set for a tool that runs elsewhere, e.g. on an MCP server. */
+      source?: ToolSource
+    }
+  | {
+      type: 'tool-end'
+      toolCall: ToolCall
+      result: string
+      error?: string
+      durationMs: number
+      returnDirect: boolean
+      source?: ToolSource
+      /** What the tool reported about the call, masked (an MCP tool: its JSON-RPC request and response). */
+      detail?: Record<string, unknown>
+    }
   | {
       type: 'tool-loop-end'
       reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded' | 'error' | 'aborted'

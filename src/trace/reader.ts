@@ -1,4 +1,4 @@
-import { addUsage, type ErrorInfo, type Usage } from '../core'
+import { addUsage, type ErrorInfo, type ToolSource, type Usage } from '../core'
 import type { TraceEvent, TraceEventOf, TracedAdvisor } from './events'
 
 // The runs of a trace, grouped for display: run → rounds → spans. Built incrementally, one event at
@@ -16,6 +16,10 @@ export interface ToolSpan {
   result?: string
   error?: string
   returnDirect?: boolean
+  /** Where the tool ran, when not in the page (an MCP server). */
+  source?: ToolSource
+  /** What the tool reported about the call (an MCP tool: its request and response). */
+  detail?: Record<string, unknown>
 }
 
 export interface ModelSpan {
@@ -260,12 +264,13 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'tool-start': {
       const round = roundOf(run, event.round, event.t)
-      const span = round.tools.find((tool) => tool.id === event.toolCall.id)
+      let span = round.tools.find((tool) => tool.id === event.toolCall.id)
       if (span) span.start = event.t
       else {
-        addTool(round, toolSpan(event.toolCall, event.t))
+        addTool(round, (span = toolSpan(event.toolCall, event.t)))
         run.toolCalls++
       }
+      if (event.source) span.source = event.source
       return
     }
     case 'tool-end': {
@@ -280,6 +285,8 @@ function apply(state: RunState, event: TraceEvent): void {
       span.result = event.result
       span.returnDirect = event.returnDirect
       span.arguments = event.toolCall.arguments
+      if (event.source) span.source = event.source
+      if (event.detail) span.detail = event.detail
       if (event.error !== undefined) {
         span.error = event.error
         flag(run, round)

@@ -74,6 +74,7 @@ const jsonObject: Check<Record<string, unknown>> = (value, path) =>
     : fail(path, 'an object')
 
 const toolCall = object({ id: str, name: str, arguments: str })
+const toolSource = object({ kind: str, name: str, url: optional(str) })
 const usage = object({
   promptTokens: count,
   completionTokens: count,
@@ -175,8 +176,16 @@ const bodies: Record<TraceEvent['type'], Shape> = {
     chunks: optional(count),
     metadata,
   },
-  'tool-start': { toolCall },
-  'tool-end': { toolCall, result: str, error: optional(str), durationMs: num, returnDirect: bool },
+  'tool-start': { toolCall, source: optional(toolSource) },
+  'tool-end': {
+    toolCall,
+    result: str,
+    error: optional(str),
+    durationMs: num,
+    returnDirect: bool,
+    source: optional(toolSource),
+    detail: optional(jsonObject),
+  },
   'tool-loop-end': {
     reason: oneOf('answer', 'returnDirect', 'toolCallLimitExceeded', 'error', 'aborted'),
     rounds: count,
