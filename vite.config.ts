@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
 import { providerReplay } from './e2e/browser/provider-replay.mjs'
+import { mcpServerCommands } from './src/mcp/testing/commands'
 
 const root = import.meta.dirname
 
@@ -18,6 +19,11 @@ export default defineConfig(({ mode }) => ({
       '@mlc-ai/web-llm',
       'ajv',
       'ajv/dist/2020.js',
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+      '@modelcontextprotocol/sdk/client/sse.js',
+      '@modelcontextprotocol/sdk/types.js',
+      '@modelcontextprotocol/sdk/validation/cfworker',
       '@cfworker/json-schema',
       'react',
       'react-dom/client',
@@ -61,7 +67,8 @@ export default defineConfig(({ mode }) => ({
               /^zustand($|\/)/,
               /^@mlc-ai\/web-llm/,
               /^@modelcontextprotocol\/sdk($|\/)/,
-              /^ajv($|\/)/,
+              // The meta-schema the MCP entry checks tool schemas with is data: bundled, not imported at run time.
+              /^ajv($|\/(?!dist\/refs\/))/,
             ],
           },
         }
@@ -91,6 +98,7 @@ export default defineConfig(({ mode }) => ({
             screenshotFailures: false,
             provider: playwright({ launchOptions: chromiumLaunchOptions() }),
             instances: [{ browser: 'chromium' }],
+            commands: mcpServerCommands,
           },
         },
       },

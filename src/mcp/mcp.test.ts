@@ -1,21 +1,12 @@
 import { inject } from 'vitest'
-import { mcpSuite, type OwnServer } from './testing/mcp-suite'
-import { startEverythingServer, startFixtureServer, type RunningServer } from './testing/servers'
-
-const running = new Map<number, RunningServer>()
+import { mcpSuite } from './testing/mcp-suite'
+import { startServer, stopServer } from './testing/servers'
 
 mcpSuite(() => ({
   ...inject('mcpServers'),
-  async start(kind, port): Promise<OwnServer> {
-    const server =
-      kind === 'fixture'
-        ? await startFixtureServer(port)
-        : await startEverythingServer(kind === 'everything-sse' ? 'sse' : 'streamableHttp', port)
-    running.set(server.pid, server)
-    return { origin: server.origin, port: server.port, pid: server.pid }
+  async start(kind, port) {
+    const { origin, port: actual, pid } = await startServer(kind, port)
+    return { origin, port: actual, pid }
   },
-  async kill(pid) {
-    await running.get(pid)?.stop()
-    running.delete(pid)
-  },
+  kill: stopServer,
 }))

@@ -8,7 +8,7 @@ import { jsonValidator } from '../schema'
 let metaSchema: Promise<Validator> | undefined
 
 function metaValidator(): Promise<Validator> {
-  metaSchema ??= import('ajv/dist/refs/json-schema-draft-07.json', { with: { type: 'json' } }).then(
+  metaSchema ??= import('ajv/dist/refs/json-schema-draft-07.json').then(
     (module) => new Validator(module.default as JsonSchema, '7', false),
   )
   return metaSchema

@@ -5,6 +5,7 @@ import { isAbortError, type ChatClientRequest, type CallAdvisorChain, type ToolC
 import { ScriptedChatModel } from '../../models'
 import { TraceCollector } from '../../trace'
 import { mcpTools, type McpToolSet, type McpToolsOptions } from '../index'
+import type { McpServerKind } from './servers'
 
 // One specification of advisor-chain/mcp against real MCP servers, run in Node and in Chromium
 // (where the page talks to the loopback servers directly). The environment starts and kills servers.
@@ -20,7 +21,7 @@ export interface McpTestEnvironment {
   everything: string
   fixture: string
   /** Starts a server of the test's own, to kill and restart. */
-  start(kind: 'everything' | 'everything-sse' | 'fixture', port?: number): Promise<OwnServer>
+  start(kind: McpServerKind, port?: number): Promise<OwnServer>
   kill(pid: number): Promise<void>
 }
 

@@ -30,6 +30,25 @@ export async function startFixtureServer(port?: number): Promise<RunningServer> 
   return start([FIXTURE], /listening on (\d+)/, port)
 }
 
+export type McpServerKind = 'everything' | 'everything-sse' | 'fixture'
+
+const running = new Map<number, RunningServer>()
+
+/** Starts a server of a test's own (to kill and restart), remembered by its pid for `stopServer`. */
+export async function startServer(kind: McpServerKind, port?: number): Promise<RunningServer> {
+  const server =
+    kind === 'fixture'
+      ? await startFixtureServer(port)
+      : await startEverythingServer(kind === 'everything-sse' ? 'sse' : 'streamableHttp', port)
+  running.set(server.pid, server)
+  return server
+}
+
+export async function stopServer(pid: number): Promise<void> {
+  await running.get(pid)?.stop()
+  running.delete(pid)
+}
+
 async function start(args: string[], ready: RegExp, requestedPort?: number): Promise<RunningServer> {
   const port = requestedPort ?? (await freePort())
   const child = spawn(process.execPath, args, {
