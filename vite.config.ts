@@ -5,9 +5,11 @@ import { defineConfig } from 'vitest/config'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
 import { providerReplay } from './e2e/browser/provider-replay.mjs'
 import { externalPackages, packageEntries } from './scripts/entries.mjs'
+import { mcpServerCommands } from './src/mcp/testing/commands'
 
 const root = import.meta.dirname
 const entries = packageEntries()
+const externals = externalPackages()
 
 // One config, three jobs: the demo (`vite`, `vite build --mode demo`), the library
 // (`vite build --mode lib`), and the tests (Vitest projects `unit` in Node, `browser` in Chromium).
@@ -20,6 +22,11 @@ export default defineConfig(({ mode }) => ({
       '@mlc-ai/web-llm',
       'ajv',
       'ajv/dist/2020.js',
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+      '@modelcontextprotocol/sdk/client/sse.js',
+      '@modelcontextprotocol/sdk/types.js',
+      '@modelcontextprotocol/sdk/validation/cfworker',
       '@cfworker/json-schema',
       'react',
       'react-dom/client',
@@ -49,7 +56,8 @@ export default defineConfig(({ mode }) => ({
           },
           rolldownOptions: {
             // Dependencies stay imports, resolved by the app's bundler: one copy of each, WebLLM included.
-            external: externalPackages(),
+            // The meta-schema the MCP entry checks tool schemas with is data: bundled, not a JSON import at run time.
+            external: (id) => !id.startsWith('ajv/dist/refs/') && externals.some((pattern) => pattern.test(id)),
             // One file per source module, as the source tree: an app's bundler tree-shakes it as it
             // would the source, and each .js sits next to its .d.ts.
             output: { preserveModules: true, preserveModulesRoot: root, entryFileNames: '[name].js' },
@@ -63,6 +71,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'node',
+          globalSetup: ['src/mcp/testing/global-setup.ts'],
           include: ['src/**/*.test.ts', 'devtools/**/*.test.ts', 'bench/**/*.test.ts', 'eslint/**/*.test.ts'],
           exclude: ['**/*.browser.test.*', '**/*.webgpu.test.*', 'node_modules/**'],
         },
@@ -72,6 +81,7 @@ export default defineConfig(({ mode }) => ({
         plugins: [providerReplay()],
         test: {
           name: 'browser',
+          globalSetup: ['src/mcp/testing/global-setup.ts'],
           include: ['src/**/*.browser.test.{ts,tsx}', 'devtools/**/*.browser.test.{ts,tsx}'],
           browser: {
             enabled: true,
@@ -79,6 +89,7 @@ export default defineConfig(({ mode }) => ({
             screenshotFailures: false,
             provider: playwright({ launchOptions: chromiumLaunchOptions() }),
             instances: [{ browser: 'chromium' }],
+            commands: mcpServerCommands,
           },
         },
       },

@@ -9,11 +9,13 @@ import {
   type ForkRunRequest,
 } from 'advisor-chain'
 import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
+import type { McpToolSet } from 'advisor-chain/mcp'
 import { useCallback, useMemo, useState } from 'react'
 import { AdvisorSettings } from './AdvisorSettings'
 import { buildClient, type ChainLogEntry } from './build-client'
 import { Chat } from './Chat'
 import { Conversations } from './Conversations'
+import { useMcpTools } from './McpServers'
 import { ModelPicker, type ActiveModel } from './ModelPicker'
 import { describeChoice } from './models'
 import { useSettings } from './settings'
@@ -58,9 +60,11 @@ export function App() {
   const [refresh, setRefresh] = useState(0)
   const onLog = useCallback((entry: ChainLogEntry) => setLog((entries) => [...entries.slice(-50), entry]), [])
   const onActivity = useCallback(() => setRefresh((count) => count + 1), [])
+  const [mcpSets, setMcpSets] = useState<McpToolSet[]>([])
+  const mcp = useMcpTools(mcpSets)
   const client = useMemo(
-    () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog }),
-    [active, settings, onLog],
+    () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog, mcp }),
+    [active, settings, onLog, mcp],
   )
   current = client
   const selectConversation = (id: string) => {
@@ -120,7 +124,7 @@ export function App() {
             <div role="tabpanel">
               {tab === 'model' && <ModelPicker active={active} onModel={setActive} />}
               {tab === 'advisors' && <AdvisorSettings settings={settings} change={change} log={log} />}
-              {tab === 'tools' && <ToolsPanel />}
+              {tab === 'tools' && <ToolsPanel mcpSets={mcpSets} onMcpSets={setMcpSets} />}
               {tab === 'trip' && (
                 <TripPlanner
                   client={client}

@@ -1,8 +1,10 @@
+import type { McpToolSet } from 'advisor-chain/mcp'
 import { useEffect, useState } from 'react'
+import { McpServers } from './McpServers'
 import { demoTools, readNotes, type Note } from './tools'
 
-/** The browser tools the model may call, each with its schema, and the notes they keep. */
-export function ToolsPanel() {
+/** The browser tools the model may call, each with its schema, the notes they keep, and MCP servers. */
+export function ToolsPanel({ mcpSets, onMcpSets }: { mcpSets: McpToolSet[]; onMcpSets: (sets: McpToolSet[]) => void }) {
   const [notes, setNotes] = useState<Note[]>(readNotes)
   useEffect(() => {
     const refresh = () => setNotes(readNotes())
@@ -39,6 +41,7 @@ export function ToolsPanel() {
           ))}
         </ul>
       )}
+      <McpServers sets={mcpSets} onChange={onMcpSets} />
     </section>
   )
 }

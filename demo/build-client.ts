@@ -12,7 +12,9 @@ import {
   type CallAdvisor,
   type ChatMemory,
   type ChatModel,
+  type RedactionRules,
   type StreamAdvisor,
+  type ToolCallback,
   type TraceSink,
 } from 'advisor-chain'
 import type { Settings } from './settings'
@@ -50,7 +52,7 @@ function loggingAdvisor(order: number, log: (entry: ChainLogEntry) => void): Cal
   }
 }
 
-/** The demo's ChatClient: the model, the browser tools, and the advisors the switches ask for. */
+/** The demo's ChatClient: the model, the browser tools, MCP tools, and the advisors the switches ask for. */
 export function buildClient(options: {
   model: ChatModel
   settings: Settings
@@ -58,11 +60,14 @@ export function buildClient(options: {
   approvals: ApprovalQueue
   memory: ChatMemory
   log: (entry: ChainLogEntry) => void
+  /** Tools of connected MCP servers, and the masking for the secrets they were given. */
+  mcp?: { tools: ToolCallback[]; redact: RedactionRules }
 }): ChatClient {
-  const { model, settings, sink, approvals, memory, log } = options
+  const { model, settings, sink, approvals, memory, log, mcp } = options
   const advisors: AnyAdvisor[] = [
     new ObserverAdvisor({
       sink,
+      ...(mcp ? { redact: mcp.redact } : {}),
       order: settings.observerInside ? ObserverAdvisor.DEFAULT_ORDER : HIGHEST_PRECEDENCE + 100,
     }),
   ]
@@ -81,7 +86,7 @@ export function buildClient(options: {
     .defaultSystem(
       'You are the assistant of the advisor-chain demo page. Use the tools for anything about time, notes, the page theme, arithmetic and random numbers. Keep answers short.',
     )
-    .defaultTools(...demoTools)
+    .defaultTools(...demoTools, ...(mcp?.tools ?? []))
     .defaultAdvisors(...advisors)
     .toolCallingAdvisor(
       ToolCallingAdvisor.builder().conversationHistoryEnabled(settings.loopHistory).maxIterations(settings.maxRounds),

@@ -148,4 +148,27 @@ describe('the devtools panel in a page', () => {
     expect(shadowOf(page).querySelector('[data-testid="devtools-dock"]')).not.toBeNull()
     expect(JSON.parse(localStorage.getItem('advisor-chain-devtools')!)).toMatchObject({ open: true })
   })
+
+  it("shows which MCP server a tool came from, and the call's MCP request and response", async () => {
+    const store = createDevtoolsStore()
+    const source = { kind: 'mcp', name: 'mcp-servers/everything 2.0.0', url: 'http://127.0.0.1:3001/mcp' }
+    const request = { method: 'tools/call', params: { name: 'local_time', arguments: { zone: 'UTC' } } }
+    const response = { content: [{ type: 'text', text: '12:00' }] }
+    let callId = ''
+    for (const event of sampleRun({ toolRounds: 1 })) {
+      if (event.type === 'tool-start') Object.assign(event, { source })
+      if (event.type === 'tool-end')
+        Object.assign(event, { source, detail: { server: source.name, request, response } })
+      if (event.type === 'tool-end') callId = event.toolCall.id
+      store.emit(event)
+    }
+    store.flush()
+    store.select({ runId: 'run-1', round: 1, span: { kind: 'tool', id: callId } })
+    const shadow = shadowOf(await render(<AdvisorDevtoolsPanel store={store} />))
+    const text = (id: string) => shadow.querySelector(`[data-testid="${id}"]`)?.textContent
+    expect(text('tool-source')).toBe('mcp-servers/everything 2.0.0 · http://127.0.0.1:3001/mcp')
+    expect(JSON.parse(text('tool-detail-request')!)).toEqual(request)
+    expect(JSON.parse(text('tool-detail-response')!)).toEqual(response)
+    expect(shadow.querySelector('[data-testid="tool-detail"]')!.textContent).toContain('MCP request')
+  })
 })

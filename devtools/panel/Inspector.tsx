@@ -390,11 +390,38 @@ function ToolDetail({
         <dd>{tool.id}</dd>
         <dt>Return direct</dt>
         <dd>{tool.returnDirect ? 'yes: its result is the answer' : 'no'}</dd>
+        {tool.source && (
+          <>
+            <dt>{tool.source.kind === 'mcp' ? 'MCP server' : `From (${tool.source.kind})`}</dt>
+            <dd data-testid="tool-source">
+              {tool.source.name}
+              {tool.source.url !== undefined && <span className="muted"> · {tool.source.url}</span>}
+            </dd>
+          </>
+        )}
       </dl>
       <ToolCallView
         call={tool}
         answer={tool.result === undefined ? undefined : { text: tool.result, failed: tool.error !== undefined }}
       />
+      {tool.detail && <CallDetail detail={tool.detail} label={tool.source?.kind === 'mcp' ? 'MCP' : 'Tool'} />}
     </SpanDetail>
+  )
+}
+
+/** What the tool reported about the call: for an MCP tool, the JSON-RPC request it sent and what came back. */
+function CallDetail({ detail, label }: { detail: Record<string, unknown>; label: string }) {
+  const parts = Object.entries(detail).filter(([key]) => key !== 'server')
+  return (
+    <div className="call-grid" data-testid="tool-detail">
+      {parts.map(([key, value]) => (
+        <div key={key}>
+          <div className="caption">
+            {label} {key}
+          </div>
+          <pre data-testid={`tool-detail-${key}`}>{JSON.stringify(value, null, 2)}</pre>
+        </div>
+      ))}
+    </div>
   )
 }

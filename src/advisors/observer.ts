@@ -157,7 +157,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const run = entry.recorder
     switch (event.type) {
       case 'tool-execution-start':
-        return run.toolStart(event.round, event.toolCall, source, event.at)
+        return run.toolStart(event.round, event, source, event.at)
       case 'tool-execution-end':
         return run.toolEnd(event.round, event, source)
       case 'tool-loop-end':

@@ -8,6 +8,7 @@ import {
   type ChatOptions,
   type ChatResponse,
   type Usage,
+  type ToolSource,
 } from '../core'
 import {
   TRACE_VERSION,
@@ -191,8 +192,13 @@ export class RunRecorder {
     return this.redactor.text(seen) === seen ? text : REDACTED
   }
 
-  toolStart(round: number, toolCall: ToolCall, advisor: string, t?: number): void {
-    this.emit(round, { type: 'tool-start', toolCall: this.#toolCall(toolCall) }, advisor, t)
+  toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
+    const body: TraceEventBody & { type: 'tool-start' } = {
+      type: 'tool-start',
+      toolCall: this.#toolCall(start.toolCall),
+    }
+    if (start.source) body.source = this.#source(start.source)
+    this.emit(round, body, advisor, t)
   }
 
   toolEnd(
@@ -205,6 +211,8 @@ export class RunRecorder {
       returnDirect: boolean
       setupMs?: number
       at?: number
+      source?: ToolSource
+      detail?: Record<string, unknown>
     },
     advisor: string,
   ): void {
@@ -217,7 +225,13 @@ export class RunRecorder {
     body.durationMs = end.durationMs
     body.returnDirect = end.returnDirect
     if (end.setupMs !== undefined) body.setupMs = end.setupMs
+    if (end.source) body.source = this.#source(end.source)
+    if (end.detail) body.detail = this.redactor.data(end.detail) as Record<string, unknown>
     this.emit(round, body, advisor, end.at)
+  }
+
+  #source(source: ToolSource): ToolSource {
+    return this.redactor.data(source) as ToolSource
   }
 
   validation(

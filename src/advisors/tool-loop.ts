@@ -120,8 +120,7 @@ export class ToolLoop {
           advisorContext: response.context,
           ...(this.#listeners.length > 0 && {
             onToolExecution: (event: ToolExecutionEvent) => {
-              if (event.type === 'start')
-                this.emit({ type: 'tool-execution-start', round, toolCall: event.toolCall, at: event.at })
+              if (event.type === 'start') this.emit({ ...event, type: 'tool-execution-start', round })
               else this.emit({ ...event, type: 'tool-execution-end', round })
             },
           }),

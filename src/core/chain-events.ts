@@ -1,5 +1,6 @@
 import type { Advisor } from './advisor'
 import type { ToolCall } from './messages'
+import type { ToolSource } from './tool'
 
 /** A plain description of an error, safe to put in a trace. */
 export interface ErrorInfo {
@@ -27,6 +28,7 @@ export type ChainEvent =
       toolCall: ToolCall
       /** `performance.now()` when it started, so a listener need not read the clock again. */
       at?: number
+      source?: ToolSource
     }
   | {
       type: 'tool-execution-end'
@@ -41,6 +43,9 @@ export type ChainEvent =
       at?: number
       /** Preparing the call before it ran (see `ToolCallback.prepare`), when that took time. */
       setupMs?: number
+      source?: ToolSource
+      /** What the tool reported about the call (`ToolContext.report`). */
+      detail?: Record<string, unknown>
     }
   | {
       type: 'tool-loop-end'

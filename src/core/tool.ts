@@ -11,6 +11,18 @@ export interface ToolDefinition {
 export interface ToolMetadata {
   /** When every tool of a round is returnDirect, its output is the answer and the model is not asked again. */
   returnDirect: boolean
+  /** Where the tool runs when it is not a function of this page (an MCP server); traced with each call. */
+  source?: ToolSource
+}
+
+/** The origin of a tool, as plain data for the trace and the devtools. */
+export interface ToolSource {
+  /** The kind of origin, e.g. `mcp`. */
+  kind: string
+  /** Who answers the calls, e.g. the MCP server's name and version. */
+  name: string
+  /** Where it is reached, without credentials, query or fragment. */
+  url?: string
 }
 
 /** Everything a running tool may look at besides its arguments. */
@@ -21,6 +33,11 @@ export interface ToolContext {
   advisorContext: Record<string, unknown>
   toolCall: ToolCall
   signal?: AbortSignal
+  /**
+   * Hands plain data about this call to the trace (an MCP tool: the request it sent and the
+   * response it got); the last report of a call is the one recorded with its result.
+   */
+  report?(detail: Record<string, unknown>): void
 }
 
 /** An executable tool: its definition for the model and the function that answers a call. */

@@ -183,6 +183,33 @@ describe('ToolCallingManager', () => {
   })
 })
 
+describe('ToolCallingManager execution events', () => {
+  it("carry the tool's source, and on the end event the last detail the tool reported", async () => {
+    const source = { kind: 'mcp', name: 'clock 1.0.0', url: 'http://127.0.0.1:3001/mcp' }
+    const remote: ToolCallback = {
+      definition: { name: 'now', description: 'Time', inputSchema: { type: 'object' } },
+      metadata: { returnDirect: false, source },
+      async call(_input, context) {
+        context.report?.({ request: { method: 'tools/call' } })
+        context.report?.({ request: { method: 'tools/call' }, response: { text: '12:00' } })
+        return '12:00'
+      },
+    }
+    const events: unknown[] = []
+    await manager().executeToolCalls(prompt([remote, echo]), responseWith(call('now'), call('echo', { value: 'a' })), {
+      onToolExecution: (event) => events.push(event),
+    })
+    const [startNow, startEcho, endNow, endEcho] = events as Array<Record<string, unknown>>
+    expect(startNow).toMatchObject({ type: 'start', toolCall: call('now'), source })
+    expect(startEcho).toMatchObject({ type: 'start', toolCall: call('echo', { value: 'a' }) })
+    expect(endNow).toMatchObject({ type: 'end', toolCall: call('now'), source })
+    expect(endNow!['detail']).toEqual({ request: { method: 'tools/call' }, response: { text: '12:00' } })
+    expect(endEcho).toMatchObject({ type: 'end', toolCall: call('echo', { value: 'a' }) })
+    expect(endEcho).not.toHaveProperty('source')
+    expect(endEcho).not.toHaveProperty('detail')
+  })
+})
+
 describe('ToolCallingManager limits', () => {
   const turnWith = (calls: number, name = 'echo'): Message[] => {
     const messages: Message[] = [userMessage('go')]

@@ -13,6 +13,7 @@ import {
   type Prompt,
   type ToolCallback,
   type ToolDefinition,
+  type ToolSource,
 } from '../core'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
@@ -28,7 +29,7 @@ export interface ToolExecutionResult {
 
 /** What the manager reports while it runs the calls of one round. */
 export type ToolExecutionEvent =
-  | { type: 'start'; toolCall: ToolCall; at?: number }
+  | { type: 'start'; toolCall: ToolCall; at?: number; source?: ToolSource }
   | {
       type: 'end'
       toolCall: ToolCall
@@ -41,6 +42,9 @@ export type ToolExecutionEvent =
       at?: number
       /** Preparing the call (`ToolCallback.prepare`), when that took noticeable time. */
       setupMs?: number
+      source?: ToolSource
+      /** The last thing the tool reported about the call (`ToolContext.report`). */
+      detail?: Record<string, unknown>
     }
 
 export interface ToolExecutionInit {
@@ -183,10 +187,12 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const report = init.onToolExecution
     // Durations exist only in the listener's events, so without one the clock is not read.
     let started = report ? performance.now() : 0
-    report?.({ type: 'start', toolCall: call, at: started })
+    const source = tool?.metadata.source
+    report?.({ type: 'start', toolCall: call, at: started, ...(source ? { source } : {}) })
     let result: string
     let error: string | undefined
     let setupMs: number | undefined
+    let detail: Record<string, unknown> | undefined
     if (plan.refusal !== undefined) {
       result = error = `Error: ${plan.refusal}`
     } else if (plan.answer !== undefined) {
@@ -208,6 +214,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
           advisorContext: init.advisorContext ?? {},
           toolCall: call,
           ...(init.signal ? { signal: init.signal } : {}),
+          report: (reported) => {
+            detail = reported
+          },
         })
       } catch (thrown) {
         if (init.signal?.aborted) throw abortError(init.signal)
@@ -226,6 +235,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
         returnDirect,
         at: ended,
         ...(setupMs !== undefined ? { setupMs } : {}),
+        ...(source ? { source } : {}),
+        ...(detail ? { detail } : {}),
       })
     }
     return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }

@@ -11,4 +11,4 @@ export * from './validate-event'
 export * from './cassette'
 // The data a trace carries, so a reader of runs needs nothing else from the library.
 export { addUsage, errorInfo } from '../core'
-export type { ErrorInfo, Message, ToolCall, ToolDefinition, ToolResponse, Usage } from '../core'
+export type { ErrorInfo, Message, ToolCall, ToolDefinition, ToolResponse, ToolSource, Usage } from '../core'

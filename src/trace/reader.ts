@@ -1,4 +1,4 @@
-import { addUsage, type ErrorInfo, type Usage } from '../core'
+import { addUsage, type ErrorInfo, type ToolSource, type Usage } from '../core'
 import type { TraceEvent, TraceEventOf, TracedAdvisor } from './events'
 
 // The runs of a trace, grouped for display: run → rounds → spans. Built incrementally, one event at
@@ -18,6 +18,10 @@ export interface ToolSpan {
   returnDirect?: boolean
   /** Preparing the call before it ran (loading and compiling the argument validator), not counted as the tool's time. */
   setup?: { start: number; end: number }
+  /** Where the tool ran, when not in the page (an MCP server). */
+  source?: ToolSource
+  /** What the tool reported about the call (an MCP tool: its request and response). */
+  detail?: Record<string, unknown>
 }
 
 /** A tool call held for the user's approval: human time, neither the model's nor the tool's. */
@@ -316,12 +320,13 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'tool-start': {
       const round = roundOf(run, event.round, event.t)
-      const span = round.tools.find((tool) => tool.id === event.toolCall.id)
+      let span = round.tools.find((tool) => tool.id === event.toolCall.id)
       if (span) span.start = event.t
       else {
-        addTool(round, toolSpan(event.toolCall, event.t))
+        addTool(round, (span = toolSpan(event.toolCall, event.t)))
         run.toolCalls++
       }
+      if (event.source) span.source = event.source
       return
     }
     case 'tool-end': {
@@ -340,6 +345,8 @@ function apply(state: RunState, event: TraceEvent): void {
       span.result = event.result
       span.returnDirect = event.returnDirect
       span.arguments = event.toolCall.arguments
+      if (event.source) span.source = event.source
+      if (event.detail) span.detail = event.detail
       if (event.error !== undefined) {
         span.error = event.error
         flag(run, round)

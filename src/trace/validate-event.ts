@@ -87,6 +87,7 @@ const jsonObject: Check<Record<string, unknown>> = (value, path) =>
     : fail(path, 'an object')
 
 const toolCall = object({ id: str, name: str, arguments: str })
+const toolSource = object({ kind: str, name: str, url: optional(str) })
 const usage = object({
   promptTokens: count,
   completionTokens: count,
@@ -224,7 +225,11 @@ export const bodies = {
     /** Extra response metadata (provider ids, thinking, speed figures), masked. */
     metadata,
   },
-  'tool-start': { toolCall },
+  'tool-start': {
+    toolCall,
+    /** Set for a tool that runs elsewhere, e.g. on an MCP server. */
+    source: optional(toolSource),
+  },
   'tool-end': {
     toolCall,
     result: str,
@@ -234,6 +239,9 @@ export const bodies = {
     returnDirect: bool,
     /** Preparing the call before it ran (loading and compiling the argument validator), when that took time. */
     setupMs: optional(num),
+    source: optional(toolSource),
+    /** What the tool reported about the call, masked (an MCP tool: its JSON-RPC request and response). */
+    detail: optional(jsonObject),
   },
   'tool-loop-end': {
     reason: oneOf('answer', 'returnDirect', 'toolCallLimitExceeded', 'error', 'aborted'),

@@ -9,6 +9,8 @@ type Body<T extends TraceEventType> = Extract<TraceEventBody, { type: T }>
 const call = { id: 'call_1', name: 'local_time', arguments: '{"zone":"UTC"}' }
 const localTime = { name: 'local_time', description: 'The local time', inputSchema: { type: 'object' } }
 
+const mcpSource = { kind: 'mcp', name: 'clock-server 1.0.0', url: 'http://127.0.0.1:3001/mcp' }
+
 /** One valid body of every event type. */
 export const SAMPLE_BODIES: { [T in TraceEventType]: Body<T> } = {
   'run-start': {
@@ -29,8 +31,16 @@ export const SAMPLE_BODIES: { [T in TraceEventType]: Body<T> } = {
   },
   'model-chunk': { type: 'model-chunk', index: 0, text: 'It' },
   'model-response': { type: 'model-response', text: 'It is noon.', toolCalls: [], durationMs: 4 },
-  'tool-start': { type: 'tool-start', toolCall: call },
-  'tool-end': { type: 'tool-end', toolCall: call, result: '12:00', durationMs: 3, returnDirect: false },
+  'tool-start': { type: 'tool-start', toolCall: call, source: mcpSource },
+  'tool-end': {
+    type: 'tool-end',
+    toolCall: call,
+    result: '12:00',
+    durationMs: 3,
+    returnDirect: false,
+    source: mcpSource,
+    detail: { request: { method: 'tools/call', params: { name: 'now', arguments: {} } } },
+  },
   'tool-loop-end': { type: 'tool-loop-end', reason: 'answer', rounds: 2 },
   validation: { type: 'validation', attempt: 1, valid: false, errors: ['/city must be string'] },
   retry: { type: 'retry', attempt: 1, error: { name: 'ChatModelError', message: '503' }, delayMs: 400 },

@@ -1,0 +1,10 @@
+import { inject } from 'vitest'
+import { commands } from 'vitest/browser'
+import { mcpSuite } from './testing/mcp-suite'
+
+// The page talks to the loopback MCP servers directly (they allow any origin).
+mcpSuite(() => ({
+  ...inject('mcpServers'),
+  start: (kind, port) => commands.startMcpServer(kind, port),
+  kill: (pid) => commands.stopMcpServer(pid),
+}))

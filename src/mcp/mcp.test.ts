@@ -1,0 +1,12 @@
+import { inject } from 'vitest'
+import { mcpSuite } from './testing/mcp-suite'
+import { startServer, stopServer } from './testing/servers'
+
+mcpSuite(() => ({
+  ...inject('mcpServers'),
+  async start(kind, port) {
+    const { origin, port: actual, pid } = await startServer(kind, port)
+    return { origin, port: actual, pid }
+  },
+  kill: stopServer,
+}))

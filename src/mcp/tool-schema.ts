@@ -1,0 +1,36 @@
+import { Validator } from '@cfworker/json-schema'
+import type { JsonSchema } from '../core'
+import { jsonValidator } from '../schema'
+
+// The draft-07 meta-schema is permissive enough for 2020-12 schemas (unknown keywords pass) and
+// catches what a model API refuses: a misspelt type, a `required` that is not a list, and so on.
+// It is checked by an interpreter, so the check also runs under a strict CSP.
+let metaSchema: Promise<Validator> | undefined
+
+function metaValidator(): Promise<Validator> {
+  metaSchema ??= import('ajv/dist/refs/json-schema-draft-07.json').then(
+    (module) => new Validator(module.default as JsonSchema, '7', false),
+  )
+  return metaSchema
+}
+
+// Errors that only say that something inside failed; the inner errors say what.
+const CONTAINERS = new Set(['properties', 'additionalProperties', 'items', 'anyOf', 'allOf', 'oneOf', '$ref'])
+
+/** Why a tool's input schema cannot be offered to a model, or `undefined` when it can. */
+export async function schemaProblem(schema: JsonSchema): Promise<string | undefined> {
+  const checked = (await metaValidator()).validate(schema)
+  if (!checked.valid) {
+    const reasons = checked.errors
+      .filter((error) => !CONTAINERS.has(error.keyword))
+      .map((error) => `${error.instanceLocation.replace(/^#/, '') || '/'}: ${error.error}`)
+    return `its input schema is not a valid JSON Schema (${[...new Set(reasons)].slice(0, 3).join('; ')})`
+  }
+  try {
+    // Compiled now, so a broken reference is found here and the first call does not wait for it.
+    await jsonValidator(schema)
+  } catch (error) {
+    return `its input schema cannot be used: ${(error as Error).message}`
+  }
+  return undefined
+}
