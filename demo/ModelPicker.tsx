@@ -1,5 +1,5 @@
 import type { ChatModel } from 'advisor-chain'
-import { WebLLMChatModel, checkWebGPU, isModelCached, type LoadProgress, type WebGPUReport } from 'advisor-chain/webllm'
+import { checkWebGPU, isModelCached, type LoadProgress, type WebGPUReport } from 'advisor-chain/webllm'
 import { useEffect, useState } from 'react'
 import {
   describeChoice,
@@ -8,6 +8,7 @@ import {
   rememberKey,
   rememberedKey,
   remoteModel,
+  webLLMModel,
   type ModelChoice,
 } from './models'
 
@@ -108,13 +109,10 @@ function WebLLMForm({ gpu, onModel }: { gpu: WebGPUReport | undefined; onModel: 
   const load = async () => {
     setLoading(true)
     setError(undefined)
-    // The package's worker entry, built by Vite with the app's own WebLLM.
-    const worker = new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })
     try {
-      const model = await WebLLMChatModel.create({ model: modelId, worker, onProgress: setProgress })
+      const model = await webLLMModel(modelId, setProgress)
       onModel({ choice: { kind: 'webllm', modelId: model.model }, model })
     } catch (failure) {
-      worker.terminate()
       setError((failure as Error).message)
     } finally {
       setLoading(false)

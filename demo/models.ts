@@ -1,4 +1,5 @@
 import { AnthropicChatModel, OpenAIChatModel, type ChatModel } from 'advisor-chain'
+import { WebLLMChatModel, type LoadProgress } from 'advisor-chain/webllm'
 import { scriptedDemoModel } from './scripted-demo'
 
 export type ModelChoice =
@@ -34,7 +35,21 @@ export const openAICompatiblePresets = [
   { name: 'vLLM', baseURL: 'http://localhost:8000/v1', model: 'meta-llama/Llama-3.1-8B-Instruct' },
 ]
 
-/** A remote or scripted model for a choice (WebLLM is created by the picker, which shows its progress). */
+/** A WebLLM model in its own worker (the package's worker entry, built by Vite with the app's own WebLLM). */
+export async function webLLMModel(
+  modelId: string,
+  onProgress: (progress: LoadProgress) => void,
+): Promise<WebLLMChatModel> {
+  const worker = new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })
+  try {
+    return await WebLLMChatModel.create({ model: modelId, worker, onProgress })
+  } catch (failure) {
+    worker.terminate()
+    throw failure
+  }
+}
+
+/** A remote or scripted model for a choice (a WebLLM model comes from `webLLMModel`). */
 export function remoteModel(choice: Exclude<ModelChoice, { kind: 'webllm' | 'installed' }>): ChatModel {
   switch (choice.kind) {
     case 'scripted':
