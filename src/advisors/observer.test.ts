@@ -44,6 +44,20 @@ const shape = (events: TraceEvent[]) =>
   events.filter((e) => e.type !== 'model-chunk').map((e) => `${e.type}@${e.round}`)
 
 describe('ObserverAdvisor inside the tool loop', () => {
+  it("names the model's provider on every request, and the reader puts it on the run", async () => {
+    for (const mode of ['call', 'stream'] as const) {
+      const { collector, client } = setup(twoRounds())
+      const spec = client.prompt('Weather in Paris?')
+      if (mode === 'call') await spec.call().content()
+      else await collect(spec.stream().content())
+      const requests = collector.events.filter((event) => event.type === 'model-request')
+      expect(requests.map((event) => event.provider)).toEqual(['scripted', 'scripted'])
+      const reader = new TraceReader()
+      for (const event of collector.events) reader.add(event, true)
+      expect(reader.runs()[0]!.provider).toBe('scripted')
+    }
+  })
+
   it('records a two-round tool conversation as run, rounds, requests, responses and tool executions', async () => {
     const { collector, client } = setup(twoRounds())
     await client.prompt('Weather in Paris?').call().content()
