@@ -19,7 +19,7 @@ export type { ModelSpan, RoundView, RunView, RunViewStatus as Status, ToolSpan }
 export type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 export type { ApprovalSource, PendingToolApproval } from './approvals'
 export type { ForkRunner } from './fork'
-export { compareRuns, type ComparedRound, type RunComparison } from './compare'
+export type { ComparedRound, RunComparison } from './compare'
 
 /** The real panel components, loaded on demand (also in production builds). */
 export const loadDevtools = (): Promise<typeof Panel> => import('./panel')

@@ -5,7 +5,7 @@ import {
   raceAbort,
   throwIfAborted,
   AdvisorChain,
-  guardedStream,
+  lazyIterator,
   systemMessage,
   userMessage,
   type Message,
@@ -262,7 +262,14 @@ export class StreamResponseSpec {
       const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
       return chain.nextStream({ ...toRequest(spec), signal })
     }
-    return guardedStream(open, spec.signal, pick)
+    // The abort guard loads with the first chunk asked for: an app that only calls never pays for it.
+    return {
+      [Symbol.asyncIterator]: () =>
+        lazyIterator(async () => {
+          const { guardedStream } = await import('../core/guarded-stream')
+          return guardedStream(open, spec.signal, pick)[Symbol.asyncIterator]()
+        }),
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
 } from './advisor'
-import { pickFromStream } from './guarded-stream'
+import { pickFromStream } from './pick-from-stream'
 import { PENDING_TOOL_CALLS_KEY, contextValue } from './context-keys'
 import type { Message } from './messages'
 import type { ChatModel, ChatResponse, Prompt } from './model'

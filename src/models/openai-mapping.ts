@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ChatOptions, ChatResponse, Generation, GenerationMetadata, Usage } from '../core'
+import type { ToolCall, ChatResponse, Generation, GenerationMetadata, Usage } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { stableToolCallId } from './stable-id'
@@ -15,84 +15,14 @@ import {
   type WireObject,
 } from './wire'
 
-// Translation between our plain data and the Chat Completions wire format.
+// Chat Completions responses in our plain data (the request side is ./openai-request). Loaded with
+// the first response, so an app pays for it only once a request is on its way.
 
 export interface OpenAIToolCall {
   id?: string
   type?: 'function'
   index?: number
   function?: { name?: string; arguments?: string | Record<string, unknown> }
-}
-
-export function toOpenAIMessages(messages: readonly Message[]): Array<Record<string, unknown>> {
-  return messages.flatMap((message): Array<Record<string, unknown>> => {
-    switch (message.role) {
-      case 'system':
-      case 'user':
-        return [{ role: message.role, content: message.text }]
-      case 'assistant':
-        return [
-          {
-            role: 'assistant',
-            content: message.text === '' && message.toolCalls.length > 0 ? null : message.text,
-            ...(message.toolCalls.length > 0
-              ? {
-                  tool_calls: message.toolCalls.map((call) => ({
-                    id: call.id,
-                    type: 'function',
-                    function: { name: call.name, arguments: call.arguments || '{}' },
-                  })),
-                }
-              : {}),
-          },
-        ]
-      case 'tool':
-        return message.responses.map((response) => ({
-          role: 'tool',
-          tool_call_id: response.id,
-          content: response.responseData,
-        }))
-    }
-  })
-}
-
-/** The request body for a prompt's options; `providerOptions.openai` is merged last as an escape hatch. */
-export function toOpenAIRequest(
-  model: string,
-  messages: readonly Message[],
-  options: ChatOptions,
-  stream: boolean,
-): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: options.model ?? model, messages: toOpenAIMessages(messages) }
-  if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } })
-  if (options.temperature !== undefined) body['temperature'] = options.temperature
-  if (options.topP !== undefined) body['top_p'] = options.topP
-  if (options.maxTokens !== undefined) body['max_tokens'] = options.maxTokens
-  if (options.seed !== undefined) body['seed'] = options.seed
-  if (options.stopSequences?.length) body['stop'] = options.stopSequences
-  if (options.tools?.length) {
-    body['tools'] = options.tools.map(({ definition }) => ({
-      type: 'function',
-      function: { name: definition.name, description: definition.description, parameters: definition.inputSchema },
-    }))
-  }
-  const choice = options.toolChoice
-  if (choice)
-    body['tool_choice'] = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } }
-  const format = options.responseFormat
-  if (format?.type === 'json_schema') {
-    body['response_format'] = {
-      type: 'json_schema',
-      json_schema: {
-        name: format.name ?? 'output',
-        schema: format.schema,
-        ...(format.strict !== undefined ? { strict: format.strict } : {}),
-      },
-    }
-  } else if (format) {
-    body['response_format'] = { type: format.type }
-  }
-  return { ...body, ...options.providerOptions?.['openai'] }
 }
 
 /**

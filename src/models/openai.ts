@@ -1,7 +1,7 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
-import { fromOpenAICompletion, toOpenAIRequest } from './openai-mapping'
+import { toOpenAIRequest } from './openai-request'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -35,7 +35,11 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    // The response reader loads while the request is on its way.
+    const [response, { fromOpenAICompletion }] = await Promise.all([
+      postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context),
+      import('./openai-mapping'),
+    ])
     return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
