@@ -1,5 +1,6 @@
 import type { Advisor } from './advisor'
 import type { ToolCall } from './messages'
+import { thrownMessage } from './thrown'
 
 /** A plain description of an error, safe to put in a trace. */
 export interface ErrorInfo {
@@ -108,11 +109,22 @@ export function newId(): string {
 
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof Error) {
-    const info: ErrorInfo = { name: error.name, message: error.message }
-    const { status, code } = error as Error & { status?: unknown; code?: unknown }
+    const name = readSafely(() => error.name)
+    const info: ErrorInfo = { name: typeof name === 'string' ? name : 'Error', message: thrownMessage(error) }
+    const status = readSafely(() => (error as Error & { status?: unknown }).status)
+    const code = readSafely(() => (error as Error & { code?: unknown }).code)
     if (typeof status === 'number') info.status = status
     if (typeof code === 'string') info.code = code
     return info
   }
-  return { name: 'Error', message: String(error) }
+  return { name: 'Error', message: thrownMessage(error) }
+}
+
+// A user's error may have getters that throw; reading it must not.
+function readSafely(read: () => unknown): unknown {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
 }

@@ -1,6 +1,7 @@
 import { abortError, isAbortError, type ToolCallback, type ToolContext } from '../core'
 import { type Infer, resolveSchema, type SchemaLike } from '../schema'
 import { ToolCallError } from './tool-errors'
+import { encodeResult } from './tool-result'
 
 export interface ToolSpec<S extends SchemaLike> {
   name: string
@@ -36,7 +37,7 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
         throw new ToolCallError(`invalid arguments for tool '${spec.name}': ${reasons}`)
       }
       const result = await run(spec, validation.value, context)
-      return encodeResult(result)
+      return encodeResult(result, spec.name)
     },
   }
 }
@@ -53,25 +54,30 @@ async function parseArguments(name: string, input: string): Promise<unknown> {
 function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): Promise<unknown> {
   const timeoutMs = spec.timeoutMs
   if (timeoutMs === undefined) return Promise.resolve().then(() => spec.execute(args, context))
+  const outer = context.signal
+  if (outer?.aborted) return Promise.reject(abortError(outer))
   const controller = new AbortController()
-  const signal = context.signal ? AbortSignal.any([context.signal, controller.signal]) : controller.signal
+  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal
   return new Promise((resolve, reject) => {
+    // A tool that ignores its signal must not keep the timer (and this promise) alive after an abort.
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortError(outer))
+    }
     const timer = setTimeout(() => {
+      outer?.removeEventListener('abort', onAbort)
       controller.abort()
       reject(new ToolCallError(`tool '${spec.name}' did not finish within ${timeoutMs} ms`))
     }, timeoutMs)
+    outer?.addEventListener('abort', onAbort, { once: true })
     Promise.resolve()
       .then(() => spec.execute(args, { ...context, signal }))
       .then(resolve, (error: unknown) => {
-        reject(isAbortError(error) && context.signal?.aborted ? abortError(context.signal) : error)
+        reject(isAbortError(error) && outer?.aborted ? abortError(outer) : error)
       })
-      .finally(() => clearTimeout(timer))
+      .finally(() => {
+        clearTimeout(timer)
+        outer?.removeEventListener('abort', onAbort)
+      })
   })
-}
-
-/** Strings are kept, other values JSON-encoded, `undefined` and `null` become `""`. */
-export function encodeResult(result: unknown): string {
-  if (result === undefined || result === null) return ''
-  if (typeof result === 'string') return result
-  return JSON.stringify(result)
 }

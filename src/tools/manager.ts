@@ -1,5 +1,6 @@
 import {
   abortError,
+  thrownMessage,
   throwIfAborted,
   TOOL_ANSWERS_KEY,
   assistantMessage,
@@ -17,6 +18,7 @@ import {
 } from '../core'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
+import { encodeResult } from './tool-result'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -181,12 +183,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
       result = plan.answer
     } else {
       try {
-        result = await tool!.call(call.arguments, {
+        const returned: unknown = await tool!.call(call.arguments, {
           values,
           advisorContext: init.advisorContext ?? {},
           toolCall: call,
           ...(init.signal ? { signal: init.signal } : {}),
         })
+        // A hand-written ToolCallback may return anything; the model only ever gets a string.
+        result = typeof returned === 'string' ? returned : encodeResult(returned, call.name)
       } catch (thrown) {
         if (init.signal?.aborted) throw abortError(init.signal)
         result = error = errorResponse(call.name, thrown)
@@ -236,8 +240,7 @@ function historyResult(
 
 function errorResponse(toolName: string, thrown: unknown): string {
   if (thrown instanceof ToolCallError) return `Error: ${thrown.message}`
-  const message = thrown instanceof Error ? thrown.message : String(thrown)
-  return `Error: tool '${toolName}' failed: ${message}`
+  return `Error: tool '${toolName}' failed: ${thrownMessage(thrown)}`
 }
 
 // The same tools array comes back every round, so its name index is built once.
