@@ -15,8 +15,9 @@ export function thrownMessage(thrown: unknown): string {
       if (typeof message === 'string') return message
       return JSON.stringify(thrown) ?? Object.prototype.toString.call(thrown)
     }
-    if (typeof thrown === 'function') return 'a function was thrown'
-    return String(thrown)
+    if (typeof thrown === 'symbol') return thrown.toString()
+    if (typeof thrown === 'number' || typeof thrown === 'boolean' || typeof thrown === 'bigint') return `${thrown}`
+    return 'a function was thrown'
   } catch {
     return `an unreadable ${describeKind(thrown)} was thrown`
   }
