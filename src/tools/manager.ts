@@ -135,13 +135,13 @@ class DefaultToolCallingManager implements ToolCallingManager {
     ledger: TurnLedger,
     calls: readonly ToolCall[],
     tools: ReadonlyMap<string, ToolCallback>,
-    answers: Readonly<Record<string, string>> | undefined,
+    answers: Readonly<Record<string, unknown>> | undefined,
   ): Plan[] {
     const { perTool, total, onExceed, maxIdenticalCalls } = this.#settings
     return calls.map((call) => {
       const occurrence = ledger.countCall(call)
       const made = ledger.countResponse(call)
-      const answer = answers?.[call.id]
+      const answer = presetAnswer(answers, call.id)
       if (answer !== undefined) return { call, refusal: undefined, answer }
       if (!tools.has(call.name)) {
         const available = [...tools.keys()].join(', ') || 'none'
@@ -217,9 +217,16 @@ interface Plan {
   answer?: string
 }
 
-function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, string>> | undefined {
+function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, unknown>> | undefined {
   const answers = context?.[TOOL_ANSWERS_KEY]
-  return answers !== null && typeof answers === 'object' ? (answers as Record<string, string>) : undefined
+  return answers !== null && typeof answers === 'object' ? (answers as Record<string, unknown>) : undefined
+}
+
+/** An advisor's answer to this call: an own string property only, so an id like `constructor` finds nothing. */
+function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id: string): string | undefined {
+  if (!answers || !Object.hasOwn(answers, id)) return undefined
+  const answer = answers[id]
+  return typeof answer === 'string' ? answer : undefined
 }
 
 /** The history is built on first read: the tool loop appends `appended` to its own history instead. */
