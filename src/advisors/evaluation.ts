@@ -12,6 +12,8 @@ import {
   type Message,
   type ChatModel,
   ChatResponseAggregator,
+  finiteNumber,
+  wholeNumber,
 } from '../core'
 import { extractJson } from '../schema'
 
@@ -57,9 +59,8 @@ export class EvaluationAdvisor implements CallAdvisor, StreamAdvisor {
   constructor(options: EvaluationOptions) {
     if (typeof options?.judge !== 'function') throw new TypeError('EvaluationAdvisor needs a judge function')
     this.#judge = options.judge
-    this.#threshold = options.threshold ?? 0.7
-    this.#maxAttempts = options.maxAttempts ?? 3
-    if (!(this.#maxAttempts >= 1)) throw new RangeError('maxAttempts must be at least 1')
+    this.#threshold = finiteNumber('threshold', options.threshold ?? 0.7, 0, 1)
+    this.#maxAttempts = wholeNumber('maxAttempts', options.maxAttempts ?? 3, 1)
     this.order = options.order ?? EvaluationAdvisor.DEFAULT_ORDER
   }
 

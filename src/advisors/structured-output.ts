@@ -12,6 +12,7 @@ import {
   hasToolCalls,
   type ChatResponse,
   type Usage,
+  wholeNumber,
 } from '../core'
 import { extractJson, formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 
@@ -40,6 +41,7 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
     if (!options?.outputSchema) throw new Error('outputSchema must be set')
     const attempts = options.maxRepeatAttempts ?? 3
     if (!(attempts >= 0)) throw new RangeError('repeatAttempts must be greater than or equal to 0')
+    wholeNumber('maxRepeatAttempts', attempts, 0)
     const order = options.advisorOrder ?? StructuredOutputValidationAdvisor.DEFAULT_ORDER
     if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
       throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')

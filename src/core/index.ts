@@ -1,5 +1,6 @@
 export * from './abort'
 export * from './advisor'
+export * from './bounds'
 export * from './chain-events'
 export * from './chain'
 export * from './context-keys'

@@ -4,14 +4,26 @@ import { PENDING_TOOL_CALLS_KEY } from './context-keys'
 import type { AssistantMessage, Message } from './messages'
 import type { ChatModel, ChatResponse, Prompt } from './model'
 
+// Marks the advisors that call the model: they run last whatever order other advisors claim.
+const TERMINAL: unique symbol = Symbol.for('advisor-chain.terminal')
+
+interface Terminal {
+  readonly [TERMINAL]: true
+}
+
+export function isTerminalAdvisor(advisor: object): boolean {
+  return (advisor as Partial<Terminal>)[TERMINAL] === true
+}
+
 /** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
 export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
 
 /** The last call advisor: it sends the prompt to the model, shaped by `shape` (structured output). */
-export function modelCallAdvisor(model: ChatModel, shape: PromptShaper = (prompt) => prompt): CallAdvisor {
+export function modelCallAdvisor(model: ChatModel, shape: PromptShaper = (prompt) => prompt): CallAdvisor & Terminal {
   return {
     name: 'call',
     order: LOWEST_PRECEDENCE,
+    [TERMINAL]: true,
     async adviseCall(request) {
       const pending = pendingToolCalls(request.context, request.prompt.messages)
       if (pending) return { chatResponse: pending, context: request.context }
@@ -22,10 +34,11 @@ export function modelCallAdvisor(model: ChatModel, shape: PromptShaper = (prompt
 }
 
 /** The last stream advisor: it streams the prompt from the model, one response per chunk. */
-export function modelStreamAdvisor(model: ChatModel): StreamAdvisor {
+export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & Terminal {
   return {
     name: 'stream',
     order: LOWEST_PRECEDENCE,
+    [TERMINAL]: true,
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
       const pending = pendingToolCalls(context, request.prompt.messages)

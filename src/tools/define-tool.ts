@@ -22,7 +22,8 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
   if (!TOOL_NAME.test(spec.name)) {
     throw new TypeError(`Tool name '${spec.name}' must be 1–64 letters, digits, '_' or '-' (what model APIs accept)`)
   }
-  if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0)) {
+  // setTimeout fires at once for anything above 2^31 - 1 ms.
+  if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0 && spec.timeoutMs <= 2_147_483_647)) {
     throw new TypeError(`timeoutMs of tool '${spec.name}' must be a positive number of milliseconds`)
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')

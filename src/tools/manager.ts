@@ -15,6 +15,7 @@ import {
   type Prompt,
   type ToolCallback,
   type ToolDefinition,
+  wholeNumber,
 } from '../core'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
@@ -66,15 +67,18 @@ export class ToolCallingManagerBuilder {
 
   limits(limits: ToolCallLimits): this {
     const { perTool = 40, total = 150, onExceed = 'throw' } = limits
-    if (!(perTool >= 1) || !(total >= 1)) throw new RangeError('Tool call limits must be at least 1')
+    wholeNumber('perTool', perTool, 1)
+    wholeNumber('total', total, 1)
+    if (onExceed !== 'throw' && onExceed !== 'error-response') {
+      throw new RangeError(`onExceed must be 'throw' or 'error-response', got ${String(onExceed)}`)
+    }
     Object.assign(this.#settings, { perTool, total, onExceed })
     return this
   }
 
   /** How often the same tool may be called with the same arguments in one turn before it is refused (default 3). */
   maxIdenticalCalls(count: number): this {
-    if (!(count >= 1)) throw new RangeError('maxIdenticalCalls must be at least 1')
-    this.#settings.maxIdenticalCalls = count
+    this.#settings.maxIdenticalCalls = wholeNumber('maxIdenticalCalls', count, 1)
     return this
   }
 
