@@ -8,6 +8,7 @@ import {
   type ChatOptions,
   type ChatResponse,
   type Usage,
+  SecretStreamScrubber,
 } from '../core'
 import {
   TRACE_VERSION,
@@ -29,8 +30,10 @@ export class RunRecorder {
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
-  /** The end of the text streamed so far in this response, to catch a secret split across chunks. */
+  /** The end of the text streamed so far in this response, to catch a pattern split across chunks. */
   #streamedTail = ''
+  /** Holds back the end of a chunk that may be the start of a registered secret. */
+  #streamScrubber = new SecretStreamScrubber()
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
 
   constructor(
@@ -82,12 +85,13 @@ export class RunRecorder {
     const toolCalls = generation?.output.toolCalls
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
-    if (index === 0) this.#streamedTail = ''
-    const body: TraceEventBody & { type: 'model-chunk' } = {
-      type: 'model-chunk',
-      index,
-      text: this.#chunkText(generation?.output.text ?? ''),
+    if (index === 0) {
+      this.#streamedTail = ''
+      this.#streamScrubber = new SecretStreamScrubber()
     }
+    let text = this.#streamScrubber.push(generation?.output.text ?? '')
+    if (finishReason) text += this.#streamScrubber.flush()
+    const body: TraceEventBody & { type: 'model-chunk' } = { type: 'model-chunk', index, text: this.#chunkText(text) }
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
@@ -144,6 +148,10 @@ export class RunRecorder {
 
   redact(text: string): string {
     return this.redactor.text(text)
+  }
+
+  redactData(data: Record<string, unknown>): Record<string, unknown> {
+    return this.redactor.data(data) as Record<string, unknown>
   }
 
   /** A chunk's text, masked whole when a secret ends in it, even one that began in earlier chunks. */
@@ -206,7 +214,7 @@ export class RunRecorder {
   }
 
   failure(round: number, error: unknown): void {
-    this.emit(round, { type: 'error', error: this.#error(errorInfo(error)), aborted: isAbortError(error) })
+    this.emit(round, { type: 'error', error: this.error(errorInfo(error)), aborted: isAbortError(error) })
   }
 
   end(status: RunStatus, error?: ErrorInfo): void {
@@ -217,7 +225,7 @@ export class RunRecorder {
       rounds: this.rounds,
       ...(this.usage ? { usage: this.usage } : {}),
       ...(this.finishReason ? { finishReason: this.finishReason } : {}),
-      ...(error ? { error: this.#error(error) } : {}),
+      ...(error ? { error: this.error(error) } : {}),
     })
   }
 
@@ -260,7 +268,7 @@ export class RunRecorder {
   }
 
   #toolCall(call: ToolCall): ToolCall {
-    return { id: call.id, name: call.name, arguments: this.redactor.text(call.arguments) }
+    return { id: call.id, name: this.redactor.text(call.name), arguments: this.redactor.arguments(call.arguments) }
   }
 
   // The tool loop sends the same options object every round; trace it once.
@@ -280,8 +288,15 @@ export class RunRecorder {
     return traced
   }
 
-  #error(error: ErrorInfo): ErrorInfo {
-    return { ...error, message: this.redactor.text(error.message) }
+  /** Every text of an error is masked: servers echo keys in codes and request ids too. */
+  error(error: ErrorInfo): ErrorInfo {
+    const masked: ErrorInfo = {
+      ...error,
+      name: this.redactor.text(error.name),
+      message: this.redactor.text(error.message),
+    }
+    if (error.code !== undefined) masked.code = this.redactor.text(error.code)
+    return masked
   }
 }
 

@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ChatResponse } from '../core'
+import { scrubAndTruncate } from '../core'
 import { parseProviderError, streamError, type ErrorContext } from './errors'
 import { assembled, toUsage, type AnthropicUsage } from './anthropic-mapping'
 
@@ -49,7 +50,7 @@ export class AnthropicStreamReader {
     try {
       event = JSON.parse(message.data) as StreamEvent
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${message.data.slice(0, 120)}`, this.context)
+      throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(message.data, 120)}`, this.context)
     }
     switch (event.type ?? message.event) {
       case 'message_start':

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import { abortError, isAbortError } from '../core'
+import { abortError, isAbortError, scrubAndTruncate } from '../core'
 import { httpError, networkError, streamError, type ErrorContext } from './errors'
 
 export interface HttpOptions {
@@ -48,7 +48,7 @@ export async function readJson<T>(
   try {
     return JSON.parse(text) as T
   } catch {
-    throw streamError(`the answer is not JSON: ${text.slice(0, 120)}`, context)
+    throw streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context)
   }
 }
 

@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ChatResponse, Usage } from '../core'
+import { scrubAndTruncate } from '../core'
 import { parseProviderError, streamError, type ErrorContext } from './errors'
 import { toToolCall, toUsage, type OpenAIToolCall, type OpenAIUsage } from './openai-mapping'
 
@@ -57,7 +58,7 @@ export class OpenAIStreamReader {
     try {
       chunk = JSON.parse(data) as Chunk
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${data.slice(0, 120)}`, this.context)
+      throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, this.context)
     }
     if (event.event === 'error' || chunk.error) throw this.#inBandError(chunk.error ?? chunk)
     this.#id ??= chunk.id

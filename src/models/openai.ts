@@ -3,6 +3,7 @@ import type { ErrorContext } from './errors'
 import { postJson, readJson, serverSentEvents } from './http'
 import { fromOpenAICompletion, toOpenAIRequest, type OpenAICompletion } from './openai-mapping'
 import { OpenAIStreamReader } from './openai-stream'
+import { registerModelSecrets } from './secrets'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -28,6 +29,7 @@ export class OpenAIChatModel implements ChatModel {
 
   constructor(options: OpenAIChatModelOptions) {
     if (!options?.model) throw new TypeError('OpenAIChatModel needs a model name, e.g. { model: "gpt-4o-mini" }')
+    registerModelSecrets(options)
     this.#options = options
     const baseURL = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
     this.#url = `${baseURL}/chat/completions`

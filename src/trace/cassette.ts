@@ -1,4 +1,4 @@
-import type { Message, ToolCall, Usage } from '../core'
+import { scrubSecretsDeep, type Message, type ToolCall, type Usage } from '../core'
 import { type TraceEvent, type TraceEventOf, reconstructMessages } from './index'
 
 export const CASSETTE_FORMAT = 'advisor-chain-cassette'
@@ -70,5 +70,6 @@ export function cassetteFromTrace(events: readonly TraceEvent[], runIds?: readon
       'The trace holds no model call with its request and response; record it with an ObserverAdvisor inside the tool loop (the default order)',
     )
   }
-  return { format: CASSETTE_FORMAT, version: 1, recordedAt: new Date().toISOString(), interactions }
+  // A trace imported from elsewhere may hold a secret this page registered.
+  return scrubSecretsDeep({ format: CASSETTE_FORMAT, version: 1, recordedAt: new Date().toISOString(), interactions })
 }
