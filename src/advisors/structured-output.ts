@@ -14,7 +14,7 @@ import {
   type Usage,
   wholeNumber,
 } from '../core'
-import { extractJson, formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
+import { extractJson, formatIssues, parseJson, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 
 export interface StructuredOutputValidationAdvisorOptions {
   outputSchema: SchemaLike
@@ -99,7 +99,7 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
     if (json === '') return invalid('Empty JSON output for validation.')
     let value: unknown
     try {
-      value = JSON.parse(json)
+      value = parseJson(json)
     } catch (error) {
       return invalid(`Invalid JSON: ${(error as Error).message}`)
     }
