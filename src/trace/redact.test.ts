@@ -21,6 +21,14 @@ describe('Redactor', () => {
     expect([JSON.parse(byName), JSON.parse(byPattern)]).toEqual([{ ssn: REDACTED }, { pinCode: REDACTED }])
   })
 
+  it('keeps keys a built-in rule names when told they are not secrets here', () => {
+    const redactor = new Redactor({ keep: ['Token'] })
+    expect(JSON.parse(redactor.arguments('{"token":"page-2","password":"pw"}'))).toEqual({
+      token: 'page-2',
+      password: REDACTED,
+    })
+  })
+
   it('masks text in arguments that are not JSON', () => {
     expect(new Redactor().arguments('password: sk-abcdefghijklmnopqrstu')).toBe(`password: ${REDACTED}`)
   })

@@ -8,6 +8,8 @@ export interface RedactionRules {
   keys?: Array<string | RegExp>
   /** Patterns masked wherever they appear in text (messages, tool arguments and results, chunks). */
   values?: RegExp[]
+  /** Keys a built-in rule names that are not secrets here (e.g. a pagination `token` argument); never masked. */
+  keep?: string[]
 }
 
 // Keys that hold credentials in headers and provider options.
@@ -33,10 +35,12 @@ const MAX_DEPTH = 20
 export class Redactor {
   readonly #keys: Array<string | RegExp>
   readonly #values: RegExp[]
+  readonly #keep: ReadonlySet<string>
 
   constructor(rules: RedactionRules = {}) {
     this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : statelessCopy(key)))
     this.#values = (rules.values ?? []).map(globalCopy)
+    this.#keep = new Set((rules.keep ?? []).map((key) => key.toLowerCase()))
   }
 
   text(value: string): string {
@@ -66,8 +70,8 @@ export class Redactor {
   }
 
   isSecretKey(key: string): boolean {
-    if (SECRET_KEYS.test(key)) return true
     const lower = key.toLowerCase()
+    if (SECRET_KEYS.test(key) && !this.#keep.has(lower)) return true
     return this.#keys.some((rule) => (typeof rule === 'string' ? rule === lower : rule.test(key)))
   }
 
