@@ -39,6 +39,8 @@ export interface ToolExecutionInit {
   signal?: AbortSignal
   advisorContext?: Record<string, unknown>
   onToolExecution?: (event: ToolExecutionEvent) => void
+  /** The user message the turn began with; by default the last user message. Limits count from it. */
+  turnStart?: Message
 }
 
 export interface ToolCallingManager {
@@ -113,13 +115,19 @@ class DefaultToolCallingManager implements ToolCallingManager {
     throwIfAborted(init.signal)
 
     const tools = toolMap(prompt.options.tools ?? [])
-    const ledger = TurnLedger.of(prompt.messages)
+    const ledger = TurnLedger.of(prompt.messages, init.turnStart)
     const answers = presetAnswers(init.advisorContext)
-    const plans = this.#plan(ledger, generation.output.toolCalls, tools, answers)
-    const outcomes = await Promise.all(
-      plans.map((plan) => this.#execute(plan, tools, prompt.options.toolContext ?? {}, init)),
-    )
+    const { plans, breach } = this.#plan(ledger, generation.output.toolCalls, tools, answers)
+    // One read-only copy per round: a tool's writes must not reach later rounds or other tools.
+    const values = Object.freeze({ ...prompt.options.toolContext })
+    const outcomes = await Promise.all(plans.map((plan) => this.#execute(plan, tools, values, init)))
     throwIfAborted(init.signal)
+    if (breach !== undefined) {
+      throw new ToolCallLimitExceededError(
+        breach,
+        outcomes.map((outcome) => outcome.response),
+      )
+    }
 
     const responses: ToolResponse[] = outcomes.map((outcome) => outcome.response)
     const appended = [
@@ -140,39 +148,53 @@ class DefaultToolCallingManager implements ToolCallingManager {
     calls: readonly ToolCall[],
     tools: ReadonlyMap<string, ToolCallback>,
     answers: Readonly<Record<string, unknown>> | undefined,
-  ): Plan[] {
+  ): { plans: Plan[]; breach?: string } {
+    const plans: Plan[] = []
+    for (const call of calls) {
+      const plan = this.#planCall(ledger, call, tools, answers)
+      if ('breach' in plan) return { plans, breach: plan.breach }
+      plans.push(plan)
+    }
+    return { plans }
+  }
+
+  #planCall(
+    ledger: TurnLedger,
+    call: ToolCall,
+    tools: ReadonlyMap<string, ToolCallback>,
+    answers: Readonly<Record<string, unknown>> | undefined,
+  ): Plan | { breach: string } {
     const { perTool, total, onExceed, maxIdenticalCalls } = this.#settings
-    return calls.map((call) => {
-      const occurrence = ledger.countCall(call)
-      const made = ledger.countResponse(call)
-      const answer = presetAnswer(answers, call.id)
-      if (answer !== undefined) return { call, refusal: undefined, answer }
-      if (!tools.has(call.name)) {
-        const available = [...tools.keys()].join(', ') || 'none'
-        return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+    const occurrence = ledger.countCall(call)
+    const made = ledger.countResponse(call)
+    const answer = presetAnswer(answers, call.id)
+    if (answer !== undefined) return { call, refusal: undefined, answer }
+    if (!tools.has(call.name)) {
+      const available = [...tools.keys()].join(', ') || 'none'
+      return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+    }
+    if (made > perTool || ledger.total > total) {
+      const breach =
+        made > perTool
+          ? `tool '${call.name}' was called ${made} times in this turn (limit ${perTool} per tool)`
+          : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
+      // The calls before this one still run; the error carries their responses.
+      if (onExceed === 'throw') return { breach: `Tool call limit exceeded: ${breach}.` }
+      return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
+    }
+    if (occurrence > maxIdenticalCalls) {
+      return {
+        call,
+        refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
       }
-      if (made > perTool || ledger.total > total) {
-        const breach =
-          made > perTool
-            ? `tool '${call.name}' was called ${made} times in this turn (limit ${perTool} per tool)`
-            : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
-        if (onExceed === 'throw') throw new ToolCallLimitExceededError(`Tool call limit exceeded: ${breach}.`)
-        return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
-      }
-      if (occurrence > maxIdenticalCalls) {
-        return {
-          call,
-          refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
-        }
-      }
-      return { call, refusal: undefined }
-    })
+    }
+    return { call, refusal: undefined }
   }
 
   async #execute(
     plan: Plan,
     tools: ReadonlyMap<string, ToolCallback>,
-    values: Record<string, unknown>,
+    values: Readonly<Record<string, unknown>>,
     init: ToolExecutionInit,
   ): Promise<{ response: ToolResponse; returnDirect: boolean }> {
     const { call } = plan
