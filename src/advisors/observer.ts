@@ -173,6 +173,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
             type: 'note',
             message: run.redact(event.message),
             ...(event.data ? { data: run.redactData(event.data) } : {}),
+            ...(event.level ? { level: event.level } : {}),
           },
           source,
         )

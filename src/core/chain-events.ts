@@ -62,7 +62,7 @@ export type ChainEvent =
       /** The edited arguments, or what the user said when rejecting. */
       detail?: string
     }
-  | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown> }
+  | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown>; level?: 'warning' }
 
 /** An advisor that wants to hear about chain events implements this. */
 export interface ChainEventListener {

@@ -33,7 +33,9 @@ const answering =
     Promise.resolve(new Response(body, { status, headers }))
 
 async function failure(model: OpenAIChatModel | AnthropicChatModel): Promise<ChatModelError> {
-  const error: unknown = await model.call({ messages: [{ role: 'user', text: 'hi' }], options: {} }).catch((e: unknown) => e)
+  const error: unknown = await model
+    .call({ messages: [{ role: 'user', text: 'hi' }], options: {} })
+    .catch((e: unknown) => e)
   expect(error).toBeInstanceOf(ChatModelError)
   return error as ChatModelError
 }

@@ -120,7 +120,8 @@ export type TraceEventBody =
       detail?: string
     }
   | { type: 'error'; error: ErrorInfo; aborted: boolean }
-  | { type: 'note'; message: string; data?: Record<string, unknown> }
+  /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */
+  | { type: 'note'; message: string; data?: Record<string, unknown>; level?: 'warning' }
 
 export type TraceEventType = TraceEventBody['type']
 

@@ -198,7 +198,7 @@ const bodies: Record<TraceEvent['type'], Shape> = {
     detail: optional(str),
   },
   error: { error: errorInfo, aborted: bool },
-  note: { message: str, data: optional(jsonObject) },
+  note: { message: str, data: optional(jsonObject), level: optional(oneOf('warning')) },
 }
 
 const header: Shape = {
