@@ -118,7 +118,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const ledger = TurnLedger.of(prompt.messages, init.turnStart)
     const answers = presetAnswers(init.advisorContext)
     const { plans, breach } = this.#plan(ledger, generation.output.toolCalls, tools, answers)
-    // One read-only copy per round: a tool's writes must not reach later rounds or other tools.
+    // A frozen copy per round (the context may have changed since): a tool's writes must not reach later rounds or other tools.
     const values = Object.freeze({ ...prompt.options.toolContext })
     const outcomes = await Promise.all(plans.map((plan) => this.#execute(plan, tools, values, init)))
     throwIfAborted(init.signal)
