@@ -15,7 +15,7 @@ import {
   finiteNumber,
   wholeNumber,
 } from '../core'
-import { extractJson } from '../schema'
+import { extractJson, parseJson } from '../schema'
 
 /** A judge's verdict: a score from 0 to 1 and what to improve. */
 export interface Judgement {
@@ -207,9 +207,13 @@ export class EvaluationAdvisorBuilder {
 export function readJudgement(text: string): Judgement {
   let parsed: { score?: unknown; feedback?: unknown }
   try {
-    parsed = JSON.parse(extractJson(text)) as typeof parsed
+    parsed = parseJson(extractJson(text)) as typeof parsed
   } catch {
     throw new Error(`the reviewer did not reply with JSON: ${text.slice(0, 200)}`)
+  }
+  // `null` or a bare number is JSON too, but not a judgement.
+  if (parsed === null || typeof parsed !== 'object') {
+    throw new Error(`the reviewer's reply has no numeric score: ${text.slice(0, 200)}`)
   }
   const score = Number(parsed.score)
   if (!Number.isFinite(score)) throw new Error(`the reviewer's reply has no numeric score: ${text.slice(0, 200)}`)
