@@ -47,6 +47,7 @@ describe('ToolApprovalAdvisor fails closed', () => {
     ['null', null, 'null'],
     ['the string "approve"', 'approve', '"approve"'],
     ['{type:"APPROVE"}', { type: 'APPROVE' }, '{"type":"APPROVE"}'],
+    ['an object that inherits type approve', Object.create({ type: 'approve' }) as object, '{}'],
   ])('does not run a call when the handler answers %s, and tells the model why', async (_label, decision, shown) => {
     const { sent, model, answer } = run(() => Promise.resolve(decision as never), [{ toolCalls: [pay(500)] }, 'ok'])
     expect(await answer).toBe('ok')

@@ -208,7 +208,10 @@ type ReadDecision =
 /** Only an explicit approve, or an edit with encodable arguments, lets a call run; anything else denies it. */
 function readDecision(decision: unknown): ReadDecision {
   if (decision === null || typeof decision !== 'object') return { type: 'invalid', problem: invalid(decision) }
-  const { type, message, arguments: edited, problem } = decision as Record<string, unknown>
+  // Own fields only: a decision that inherits `type: 'approve'` from its prototype is no approval.
+  const own = (field: string): unknown =>
+    Object.hasOwn(decision, field) ? (decision as Record<string, unknown>)[field] : undefined
+  const [type, message, edited, problem] = ['type', 'message', 'arguments', 'problem'].map(own)
   if (type === 'approve') return { type: 'approve' }
   if (type === 'reject') return typeof message === 'string' ? { type: 'reject', message } : { type: 'reject' }
   if (type === 'invalid' && typeof problem === 'string') return { type: 'invalid', problem }
