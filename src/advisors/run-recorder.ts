@@ -34,6 +34,7 @@ export class RunRecorder {
   #streamedTail = ''
   /** Holds back the end of a chunk that may be the start of a registered secret. */
   #streamScrubber = new SecretStreamScrubber()
+  #lastChunkIndex = -1
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
 
   constructor(
@@ -89,6 +90,7 @@ export class RunRecorder {
       this.#streamedTail = ''
       this.#streamScrubber = new SecretStreamScrubber()
     }
+    this.#lastChunkIndex = index
     let text = this.#streamScrubber.push(generation?.output.text ?? '')
     if (finishReason) text += this.#streamScrubber.flush()
     const body: TraceEventBody & { type: 'model-chunk' } = { type: 'model-chunk', index, text: this.#chunkText(text) }
@@ -99,6 +101,11 @@ export class RunRecorder {
   }
 
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
+    // A stream that ended without a finish reason may still hold the end of its text back.
+    const heldBack = this.#lastChunkIndex >= 0 ? this.#streamScrubber.flush() : ''
+    if (heldBack)
+      this.emit(round, { type: 'model-chunk', index: this.#lastChunkIndex + 1, text: this.#chunkText(heldBack) })
+    this.#lastChunkIndex = -1
     const generation = response?.results[0]
     const usage = response?.metadata.usage
     this.usage = addUsage(this.usage, usage)

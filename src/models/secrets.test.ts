@@ -122,6 +122,24 @@ describe('secrets never leave a model error', () => {
 })
 
 describe('secrets never reach a trace through streamed text', () => {
+  it('gives back text held at the end of a stream that sends no finish reason', async () => {
+    const { ChatClient: Client } = await import('../client')
+    const { ScriptedChatModel } = await import('./scripted')
+    const collector = new TraceCollector()
+    const tail = KEY.slice(0, 8)
+    const model = new ScriptedChatModel([{ text: `ends with ${tail}`, chunks: ['ends with ', tail], finishReason: '' }])
+    const client = Client.builder(model)
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+    for await (const _ of client.prompt('q').stream().content());
+    expect(
+      collector
+        .ofType('model-chunk')
+        .map((chunk) => chunk.text)
+        .join(''),
+    ).toBe(`ends with ${tail}`)
+  })
+
   const sse = (deltas: string[]) =>
     deltas
       .map((content) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`)
