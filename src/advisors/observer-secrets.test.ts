@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { registerSecret } from '../core'
 import { ChatClient } from '../client'
 import { ScriptedChatModel } from '../models'
 import { defineTool } from '../tools'
@@ -43,5 +44,30 @@ describe('ObserverAdvisor keeps secrets out of tool arguments', () => {
     expect(
       model.prompts[1]!.messages.some((m) => m.role === 'assistant' && m.toolCalls[0]!.arguments.includes(PASSWORD)),
     ).toBe(true)
+  })
+
+  it('keeps tool schemas readable (a password field stays) while scrubbing registered secrets from them', async () => {
+    const secret = 'tool-desc-secret-9f8e7d6c5b'
+    registerSecret(secret)
+    const described = defineTool({
+      name: 'vault',
+      description: `Opens the vault with ${secret}`,
+      inputSchema: { type: 'object', properties: { password: { type: 'string' } } },
+      execute: () => 'open',
+    })
+    const collector = new TraceCollector()
+    await ChatClient.builder(new ScriptedChatModel(['ok']))
+      .defaultTools(described)
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+      .prompt('q')
+      .call()
+      .content()
+    const [tool] = collector.ofType('model-request')[0]!.options.tools!
+    expect(tool).toEqual({
+      name: 'vault',
+      description: 'Opens the vault with [redacted]',
+      inputSchema: { type: 'object', properties: { password: { type: 'string' } } },
+    })
   })
 })

@@ -9,6 +9,7 @@ import {
   type ChatResponse,
   type Usage,
   SecretStreamScrubber,
+  scrubSecretsDeep,
 } from '../core'
 import {
   TRACE_VERSION,
@@ -288,7 +289,8 @@ export class RunRecorder {
   #traceOptions(options: ChatOptions): TracedOptions {
     const { tools, toolContext, providerOptions, ...rest } = options
     const traced = this.redactor.data(rest) as TracedOptions
-    if (tools?.length) traced.tools = tools.map((tool) => ({ ...tool.definition }))
+    // Schemas name fields like `password`: only registered secrets are scrubbed from them, not keys.
+    if (tools?.length) traced.tools = scrubSecretsDeep(tools.map((tool) => ({ ...tool.definition })))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     if (providerOptions)
       traced.providerOptions = this.redactor.data(providerOptions) as TracedOptions['providerOptions']
