@@ -1,4 +1,5 @@
 export { abortError, isAbortError } from './core'
+export { registerSecret } from './core'
 export {
   BaseAdvisor,
   HIGHEST_PRECEDENCE,

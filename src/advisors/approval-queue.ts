@@ -19,7 +19,7 @@ export interface ApprovalRequest {
 export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalDecision>
 
 export interface PendingApproval extends ApprovalRequest {
-  /** The id to answer with: the tool call's id. */
+  /** The id to answer with: the tool call's id, with the run's id in front when another run waits on the same call id. */
   id: string
   requestedAt: number
 }
@@ -36,9 +36,9 @@ export class ApprovalQueue {
 
   readonly handler: ApprovalHandler = (request) =>
     new Promise<ApprovalDecision>((resolve, reject) => {
-      const id = request.toolCall.id
       const signal = request.signal
       if (signal?.aborted) return reject(abortError(signal))
+      const id = this.#keyFor(request)
       const onAbort = () => {
         this.#remove(id)
         reject(abortError(signal))
@@ -60,16 +60,38 @@ export class ApprovalQueue {
     return this.#snapshot
   }
 
+  /** Answers the approval with this `id` (from `pending()`), or the one approval waiting for a tool call of this id. */
   decide(id: string, decision: ApprovalDecision): void {
-    const entry = this.#pending.get(id)
+    const key = this.#pending.has(id) ? id : this.#keyOfCall(id)
+    const entry = this.#pending.get(key)
     if (!entry) throw new Error(`No approval is waiting for tool call '${id}'`)
-    this.#remove(id)
+    this.#remove(key)
     entry.resolve(decision)
   }
 
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
+  }
+
+  // Usually the call id; two runs (or a model that repeats ids) waiting on one call id get the run in the key.
+  #keyFor(request: ApprovalRequest): string {
+    const callId = request.toolCall.id
+    if (!this.#pending.has(callId)) return callId
+    const base = request.runId === undefined ? callId : `${request.runId}/${callId}`
+    let key = base
+    for (let n = 2; this.#pending.has(key); n++) key = `${base}#${n}`
+    return key
+  }
+
+  #keyOfCall(callId: string): string {
+    const keys = [...this.#pending].filter(([, entry]) => entry.approval.toolCall.id === callId).map(([key]) => key)
+    if (keys.length > 1) {
+      throw new Error(
+        `${keys.length} approvals are waiting for tool call '${callId}' (in different runs); answer with the id from pending(): ${keys.join(', ')}`,
+      )
+    }
+    return keys[0] ?? callId
   }
 
   #remove(id: string): void {

@@ -118,4 +118,10 @@ describe('EvaluationAdvisor', () => {
     expect(readJudgement('{"score":1}')).toEqual({ score: 1 })
     expect(() => readJudgement('great answer')).toThrow('the reviewer did not reply with JSON')
   })
+
+  it('says why it cannot read a judge reply that is JSON but no judgement, or nested absurdly deep', () => {
+    expect(() => readJudgement('null')).toThrow("the reviewer's reply has no numeric score: null")
+    expect(() => readJudgement('7')).toThrow("the reviewer's reply has no numeric score: 7")
+    expect(() => readJudgement('['.repeat(10_000) + ']'.repeat(10_000))).toThrow('the reviewer did not reply with JSON')
+  })
 })

@@ -12,8 +12,10 @@ import {
   type Message,
   type ChatModel,
   ChatResponseAggregator,
+  finiteNumber,
+  wholeNumber,
 } from '../core'
-import { extractJson } from '../schema'
+import { extractJson, parseJson } from '../schema'
 
 /** A judge's verdict: a score from 0 to 1 and what to improve. */
 export interface Judgement {
@@ -57,9 +59,8 @@ export class EvaluationAdvisor implements CallAdvisor, StreamAdvisor {
   constructor(options: EvaluationOptions) {
     if (typeof options?.judge !== 'function') throw new TypeError('EvaluationAdvisor needs a judge function')
     this.#judge = options.judge
-    this.#threshold = options.threshold ?? 0.7
-    this.#maxAttempts = options.maxAttempts ?? 3
-    if (!(this.#maxAttempts >= 1)) throw new RangeError('maxAttempts must be at least 1')
+    this.#threshold = finiteNumber('threshold', options.threshold ?? 0.7, 0, 1)
+    this.#maxAttempts = wholeNumber('maxAttempts', options.maxAttempts ?? 3, 1)
     this.order = options.order ?? EvaluationAdvisor.DEFAULT_ORDER
   }
 
@@ -206,9 +207,13 @@ export class EvaluationAdvisorBuilder {
 export function readJudgement(text: string): Judgement {
   let parsed: { score?: unknown; feedback?: unknown }
   try {
-    parsed = JSON.parse(extractJson(text)) as typeof parsed
+    parsed = parseJson(extractJson(text)) as typeof parsed
   } catch {
     throw new Error(`the reviewer did not reply with JSON: ${text.slice(0, 200)}`)
+  }
+  // `null` or a bare number is JSON too, but not a judgement.
+  if (parsed === null || typeof parsed !== 'object') {
+    throw new Error(`the reviewer's reply has no numeric score: ${text.slice(0, 200)}`)
   }
   const score = Number(parsed.score)
   if (!Number.isFinite(score)) throw new Error(`the reviewer's reply has no numeric score: ${text.slice(0, 200)}`)

@@ -13,6 +13,8 @@ import {
   assistantMessage,
   type ChatResponse,
   contextValue,
+  finiteNumber,
+  wholeNumber,
 } from '../core'
 
 export type BudgetReason = 'rounds' | 'tokens' | 'time'
@@ -55,7 +57,10 @@ export class LoopBudgetAdvisor implements CallAdvisor, StreamAdvisor {
   constructor(options: LoopBudgetOptions) {
     for (const key of ['maxRounds', 'maxTotalTokens', 'maxDurationMs'] as const) {
       const value = options[key]
-      if (value !== undefined && !(value > 0)) throw new RangeError(`${key} must be a positive number, got ${value}`)
+      if (value === undefined) continue
+      if (!(value > 0)) throw new RangeError(`${key} must be a positive number, got ${value}`)
+      if (key === 'maxDurationMs') finiteNumber(key, value, 0)
+      else wholeNumber(key, value, 1)
     }
     this.#options = options
     this.order = options.order ?? LoopBudgetAdvisor.DEFAULT_ORDER

@@ -12,7 +12,6 @@ import {
   newId,
   type ChainEvent,
   type ChainEventListener,
-  toolResponseMessage,
   type AssistantMessage,
   type Message,
   type ChatResponse,
@@ -21,7 +20,7 @@ import {
   type TurnCheckpoint,
   forkOriginOf,
 } from '../core'
-import { ChatMemory } from '../memory'
+import { ChatMemory, ConversationQueue, dropOrphans } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
 
 export interface MessageChatMemoryAdvisorOptions {
@@ -46,6 +45,8 @@ export class MessageChatMemoryAdvisor
   readonly #conversationId: string
   /** Conversations whose latest answer was saved before a tool approval (see checkpointTurn). */
   readonly #savedBeforeApproval = new Set<string>()
+  /** Inside the tool loop a turn spans many rounds: the end of its conversation's turn, by run id. */
+  readonly #turnsHeld = new Map<string, () => void>()
 
   constructor(
     readonly chatMemory: ChatMemory,
@@ -62,30 +63,61 @@ export class MessageChatMemoryAdvisor
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     if (isFork(request)) return chain.nextCall(request)
     const id = this.#idOf(request.context)
-    const advised = await this.#before(withRunId(request), id, chain.callAdvisors)
-    const response = await chain.nextCall(advised)
-    await this.#after(response.chatResponse, response.context, id, chain.callAdvisors)
-    return response
+    const withRun = withRunId(request)
+    const endTurn = await this.#startTurn(withRun, id)
+    try {
+      const advised = await this.#before(withRun, id, chain.callAdvisors)
+      const response = await chain.nextCall(advised)
+      await this.#after(response.chatResponse, response.context, id, chain.callAdvisors)
+      return response
+    } finally {
+      endTurn()
+    }
   }
 
   /** The answer is stored once, when the stream ends, from the chunks of its last round only. */
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     if (isFork(request)) return chain.nextStream(request)
     const id = this.#idOf(request.context)
+    const withRun = withRunId(request)
+    let endTurn = () => {}
     return new StoringStream(
-      async () => chain.nextStream(await this.#before(withRunId(request), id, chain.streamAdvisors)),
+      async () => {
+        endTurn = await this.#startTurn(withRun, id)
+        return chain.nextStream(await this.#before(withRun, id, chain.streamAdvisors))
+      },
       (response, context) => this.#after(response, context, id, chain.streamAdvisors),
+      () => endTurn(),
     )
   }
 
-  /** A turn that failed or was aborted must not leave a tool call without its response in memory. */
+  /**
+   * Turns on one conversation run one after another (two overlapping turns would interleave their
+   * messages). Outside the tool loop a turn is this call; inside, it lasts until the loop ends.
+   * Returns what ends the turn here, a no-op when the loop's end does it.
+   */
+  async #startTurn(request: ChatClientRequest, id: string): Promise<() => void> {
+    const runId = request.context[RUN_ID_KEY] as string
+    const inLoop = typeof request.context[ROUND_KEY] === 'number'
+    if (inLoop && this.#turnsHeld.has(runId)) return () => {}
+    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal)
+    if (!inLoop) return endTurn
+    this.#turnsHeld.set(runId, endTurn)
+    return () => {}
+  }
+
+  /** The loop ended: a turn that failed or was aborted must not leave a tool call without its response. */
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>): void {
-    if (event.type !== 'tool-loop-end' || (event.reason !== 'error' && event.reason !== 'aborted')) return
-    if (forkOriginOf(context)) return
-    const id = this.#idOf(context)
-    void this.#answerOrphans(id, event.reason).catch((error: unknown) =>
-      console.error('Chat memory could not close an interrupted turn', error),
-    )
+    if (event.type !== 'tool-loop-end') return
+    const runId = context[RUN_ID_KEY] as string
+    const endTurn = this.#turnsHeld.get(runId)
+    if (!endTurn) return
+    this.#turnsHeld.delete(runId)
+    // A fork never touches the conversation it came from.
+    if ((event.reason !== 'error' && event.reason !== 'aborted') || forkOriginOf(context)) return endTurn()
+    void this.#dropOrphans(this.#idOf(context))
+      .catch((error: unknown) => console.error('Chat memory could not close an interrupted turn', error))
+      .finally(endTurn)
   }
 
   async #before(
@@ -95,9 +127,8 @@ export class MessageChatMemoryAdvisor
   ): Promise<ChatClientRequest> {
     const prompt = request.prompt.messages
     const last = prompt.at(-1)
-    // A new user message while memory still ends with unanswered tool calls (a turn lost to a reload).
-    if (last?.role === 'user') await this.#answerOrphans(id, 'lost')
-    const memory = await this.chatMemory.get(id)
+    // Unanswered tool calls at the end are a turn to resume, unless a new user message abandons it.
+    const memory = await this.#load(id, last?.role !== 'user', request.context, listeners)
     const messages = containsRun(prompt, memory) ? [...prompt] : [...memory, ...prompt]
     const systemIndex = messages.findIndex((message) => message.role === 'system')
     if (systemIndex > 0) messages.unshift(...messages.splice(systemIndex, 1))
@@ -151,29 +182,41 @@ export class MessageChatMemoryAdvisor
     emitChainEvent(listeners, note(`memory stored the answer`, id, undefined, answers), context, this.name)
   }
 
-  async #answerOrphans(id: string, why: 'error' | 'aborted' | 'lost'): Promise<void> {
-    const memory = await this.chatMemory.get(id)
-    const answered = new Set(
-      memory.flatMap((message) => (message.role === 'tool' ? message.responses.map((response) => response.id) : [])),
-    )
-    const lastAssistant = memory.findLast((message): message is AssistantMessage => message.role === 'assistant')
-    const orphans = lastAssistant?.toolCalls.filter((call) => !answered.has(call.id)) ?? []
-    if (orphans.length === 0) return
-    const reason =
-      why === 'aborted'
-        ? 'the turn was stopped'
-        : why === 'error'
-          ? 'the turn failed'
-          : 'the page was closed or reloaded'
-    await this.chatMemory.add(id, [
-      toolResponseMessage(
-        orphans.map((call) => ({
-          id: call.id,
-          name: call.name,
-          responseData: `Error: no result: ${reason} before this tool answered.`,
-        })),
-      ),
-    ])
+  /**
+   * The stored conversation, repaired on read: a tool call without its response (a turn cut short,
+   * a record lost) or a response without its call is dropped and the repair saved, with a warning.
+   */
+  async #load(
+    id: string,
+    keepPendingCalls: boolean,
+    context: Record<string, unknown>,
+    listeners: readonly { name: string; order: number }[],
+  ): Promise<Message[]> {
+    const stored = await this.chatMemory.get(id)
+    const { messages, dropped } = dropOrphans(stored, keepPendingCalls)
+    if (dropped === 0) return stored
+    await this.#replace(id, messages)
+    const what = `${dropped} tool call${dropped === 1 ? '' : 's'} or response${dropped === 1 ? '' : 's'} without ${dropped === 1 ? 'its' : 'their'} counterpart`
+    const warning: ChainEvent = {
+      type: 'note',
+      advisor: this.name,
+      message: `memory dropped ${what}`,
+      data: { conversationId: id, dropped },
+      level: 'warning',
+    }
+    emitChainEvent(listeners, warning, context, this.name)
+    return messages
+  }
+
+  /** After a failed or aborted turn: what the tools did not answer is dropped, never answered with made-up text. */
+  async #dropOrphans(id: string): Promise<void> {
+    const { messages, dropped } = dropOrphans(await this.chatMemory.get(id), false)
+    if (dropped > 0) await this.#replace(id, messages)
+  }
+
+  async #replace(id: string, messages: Message[]): Promise<void> {
+    await this.chatMemory.clear(id)
+    if (messages.length > 0) await this.chatMemory.add(id, messages)
   }
 
   #idOf(context: Readonly<Record<string, unknown>>): string {
@@ -200,6 +243,15 @@ export class MessageChatMemoryAdvisorBuilder {
   build(): MessageChatMemoryAdvisor {
     return new MessageChatMemoryAdvisor(this.chatMemory, { ...this.#options })
   }
+}
+
+// Shared by every advisor on one ChatMemory, so two clients on one conversation take turns too.
+const turns = new WeakMap<ChatMemory, ConversationQueue>()
+
+function turnsOf(memory: ChatMemory): ConversationQueue {
+  let queue = turns.get(memory)
+  if (!queue) turns.set(memory, (queue = new ConversationQueue()))
+  return queue
 }
 
 /** A run id from the start, so what memory reports before the tool loop starts belongs to the run. */
@@ -263,6 +315,7 @@ class StoringStream implements AsyncIterableIterator<ChatClientResponse> {
   constructor(
     private readonly open: () => Promise<AsyncIterable<ChatClientResponse>>,
     private readonly store: (response: ChatResponse | null, context: Record<string, unknown>) => Promise<void>,
+    private readonly finish: () => void,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -270,10 +323,17 @@ class StoringStream implements AsyncIterableIterator<ChatClientResponse> {
   }
 
   async next(): Promise<IteratorResult<ChatClientResponse>> {
-    this.#source ??= (await this.open())[Symbol.asyncIterator]()
-    const step = await this.#source.next()
+    let step: IteratorResult<ChatClientResponse>
+    try {
+      this.#source ??= (await this.open())[Symbol.asyncIterator]()
+      step = await this.#source.next()
+      if (step.done) await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context)
+    } catch (error) {
+      this.finish()
+      throw error
+    }
     if (step.done) {
-      await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context)
+      this.finish()
       return step
     }
     const chunk = step.value
@@ -289,7 +349,11 @@ class StoringStream implements AsyncIterableIterator<ChatClientResponse> {
   }
 
   async return(): Promise<IteratorResult<ChatClientResponse>> {
-    await this.#source?.return?.()
+    try {
+      await this.#source?.return?.()
+    } finally {
+      this.finish()
+    }
     return { done: true, value: undefined }
   }
 }

@@ -171,7 +171,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       case 'retry':
         return run.emit(
           numberIn(context[ROUND_KEY]),
-          { type: 'retry', attempt: event.attempt, error: event.error, delayMs: event.delayMs },
+          { type: 'retry', attempt: event.attempt, error: run.error(event.error), delayMs: event.delayMs },
           source,
         )
       case 'validation-attempt':
@@ -186,7 +186,12 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       case 'note':
         return run.emit(
           numberIn(context[ROUND_KEY]),
-          { type: 'note', message: event.message, ...(event.data ? { data: event.data } : {}) },
+          {
+            type: 'note',
+            message: run.redact(event.message),
+            ...(event.data ? { data: run.redactData(event.data) } : {}),
+            ...(event.level ? { level: event.level } : {}),
+          },
           source,
         )
     }

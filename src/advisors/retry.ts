@@ -11,6 +11,7 @@ import {
   type StreamAdvisorChain,
   emitChainEvent,
   errorInfo,
+  finiteNumber,
 } from '../core'
 
 export interface RetryOptions {
@@ -54,11 +55,11 @@ export class RetryAdvisor implements CallAdvisor, StreamAdvisor {
     this.order = order
     this.#options = {
       maxAttempts,
-      initialDelayMs: options.initialDelayMs ?? 500,
-      multiplier: options.multiplier ?? 2,
-      maxDelayMs: options.maxDelayMs ?? 8_000,
-      maxTotalDelayMs: options.maxTotalDelayMs ?? 30_000,
-      jitter: Math.min(1, Math.max(0, options.jitter ?? 1)),
+      initialDelayMs: finiteNumber('initialDelayMs', options.initialDelayMs ?? 500, 0),
+      multiplier: finiteNumber('multiplier', options.multiplier ?? 2, 1),
+      maxDelayMs: finiteNumber('maxDelayMs', options.maxDelayMs ?? 8_000, 0),
+      maxTotalDelayMs: finiteNumber('maxTotalDelayMs', options.maxTotalDelayMs ?? 30_000, 0),
+      jitter: finiteNumber('jitter', options.jitter ?? 1, 0, 1),
       random: options.random ?? Math.random,
       sleep: options.sleep ?? delay,
     }

@@ -9,6 +9,8 @@ import {
   type ChatResponse,
   type Usage,
   type ToolSource,
+  SecretStreamScrubber,
+  scrubSecretsDeep,
 } from '../core'
 import {
   TRACE_VERSION,
@@ -31,8 +33,11 @@ export class RunRecorder {
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
-  /** The end of the text streamed so far in this response, to catch a secret split across chunks. */
+  /** The end of the text streamed so far in this response, to catch a pattern split across chunks. */
   #streamedTail = ''
+  /** Holds back the end of a chunk that may be the start of a registered secret. */
+  #streamScrubber = new SecretStreamScrubber()
+  #lastChunkIndex = -1
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
   readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
@@ -105,8 +110,14 @@ export class RunRecorder {
     const toolCalls = generation?.output.toolCalls
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
-    if (index === 0) this.#streamedTail = ''
-    const text = this.#chunkText(generation?.output.text ?? '')
+    if (index === 0) {
+      this.#streamedTail = ''
+      this.#streamScrubber = new SecretStreamScrubber()
+    }
+    this.#lastChunkIndex = index
+    let raw = this.#streamScrubber.push(generation?.output.text ?? '')
+    if (finishReason) raw += this.#streamScrubber.flush()
+    const text = this.#chunkText(raw)
     const reasoning = generation?.output.reasoning
     if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#chunks.add(round, index, text)
     const body: ChunkBody = { type: 'model-chunk', index, text }
@@ -118,6 +129,11 @@ export class RunRecorder {
   }
 
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
+    // A stream that ended without a finish reason may still hold the end of its text back.
+    const heldBack = this.#lastChunkIndex >= 0 ? this.#streamScrubber.flush() : ''
+    if (heldBack)
+      this.emit(round, { type: 'model-chunk', index: this.#lastChunkIndex + 1, text: this.#chunkText(heldBack) })
+    this.#lastChunkIndex = -1
     const generation = response?.results[0]
     const metadata = response?.metadata
     const usage = metadata?.usage
@@ -182,6 +198,10 @@ export class RunRecorder {
 
   redact(text: string): string {
     return this.redactor.text(text)
+  }
+
+  redactData(data: Record<string, unknown>): Record<string, unknown> {
+    return this.redactor.data(data) as Record<string, unknown>
   }
 
   /** A chunk's text, masked whole when a secret ends in it, even one that began in earlier chunks. */
@@ -263,7 +283,7 @@ export class RunRecorder {
   }
 
   failure(round: number, error: unknown): void {
-    this.emit(round, { type: 'error', error: this.#error(errorInfo(error)), aborted: isAbortError(error) })
+    this.emit(round, { type: 'error', error: this.error(errorInfo(error)), aborted: isAbortError(error) })
   }
 
   end(status: RunStatus, error?: ErrorInfo): void {
@@ -280,7 +300,7 @@ export class RunRecorder {
         rounds: this.rounds,
         ...(this.usage ? { usage: this.usage } : {}),
         ...(this.finishReason ? { finishReason: this.finishReason } : {}),
-        ...(error ? { error: this.#error(error) } : {}),
+        ...(error ? { error: this.error(error) } : {}),
       },
       this.advisor,
       now,
@@ -327,7 +347,7 @@ export class RunRecorder {
   }
 
   #toolCall(call: ToolCall): ToolCall {
-    return { id: call.id, name: call.name, arguments: this.redactor.text(call.arguments) }
+    return { id: call.id, name: this.redactor.text(call.name), arguments: this.redactor.arguments(call.arguments) }
   }
 
   // The tool loop sends the same options object every round; trace it once.
@@ -340,15 +360,23 @@ export class RunRecorder {
   #traceOptions(options: ChatOptions): TracedOptions {
     const { tools, toolContext, providerOptions, ...rest } = options
     const traced = this.redactor.data(rest) as TracedOptions
-    if (tools?.length) traced.tools = tools.map((tool) => ({ ...tool.definition }))
+    // Schemas name fields like `password`: only registered secrets are scrubbed from them, not keys.
+    if (tools?.length) traced.tools = scrubSecretsDeep(tools.map((tool) => ({ ...tool.definition })))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     if (providerOptions)
       traced.providerOptions = this.redactor.data(providerOptions) as TracedOptions['providerOptions']
     return traced
   }
 
-  #error(error: ErrorInfo): ErrorInfo {
-    return { ...error, message: this.redactor.text(error.message) }
+  /** Every text of an error is masked: servers echo keys in codes and request ids too. */
+  error(error: ErrorInfo): ErrorInfo {
+    const masked: ErrorInfo = {
+      ...error,
+      name: this.redactor.text(error.name),
+      message: this.redactor.text(error.message),
+    }
+    if (error.code !== undefined) masked.code = this.redactor.text(error.code)
+    return masked
   }
 }
 

@@ -111,6 +111,11 @@ describe('StructuredOutputValidationAdvisor', () => {
     ['a missing field', '{"name":"Ann"}', "must have required property 'age'"],
     ['a nested object', '{"name":"Ann","age":1,"address":{}}', "/address: must have required property 'city'"],
     ['an array item', '{"name":"Ann","age":1,"tags":["a",2]}', '/tags/1: must be string'],
+    [
+      'JSON nested 10,000 deep',
+      '['.repeat(10_000) + ']'.repeat(10_000),
+      'Invalid JSON: JSON nested more than 256 levels deep',
+    ],
   ])('names the failure for %s', async (_case, text, expected) => {
     const { model, response } = run([text, '{"name":"Ann","age":1}'])
     await response

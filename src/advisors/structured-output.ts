@@ -12,8 +12,9 @@ import {
   hasToolCalls,
   type ChatResponse,
   type Usage,
+  wholeNumber,
 } from '../core'
-import { extractJson, formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
+import { extractJson, formatIssues, parseJson, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 
 export interface StructuredOutputValidationAdvisorOptions {
   outputSchema: SchemaLike
@@ -40,6 +41,7 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
     if (!options?.outputSchema) throw new Error('outputSchema must be set')
     const attempts = options.maxRepeatAttempts ?? 3
     if (!(attempts >= 0)) throw new RangeError('repeatAttempts must be greater than or equal to 0')
+    wholeNumber('maxRepeatAttempts', attempts, 0)
     const order = options.advisorOrder ?? StructuredOutputValidationAdvisor.DEFAULT_ORDER
     if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
       throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')
@@ -97,7 +99,7 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
     if (json === '') return invalid('Empty JSON output for validation.')
     let value: unknown
     try {
-      value = JSON.parse(json)
+      value = parseJson(json)
     } catch (error) {
       return invalid(`Invalid JSON: ${(error as Error).message}`)
     }

@@ -12,12 +12,14 @@ import {
   RUN_ID_KEY,
   TOOL_ANSWERS_KEY,
   emitChainEvent,
+  isAbortError,
+  thrownMessage,
   type ToolCall,
   type ChatResponse,
   checkpointTurn,
   contextValue,
 } from '../core'
-import type { ApprovalDecision, ApprovalHandler } from './approval-queue'
+import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
 
 /** Whether a call of a tool needs the user's approval: always, never, or decided from its arguments. */
 export type ApprovalPolicy = 'always' | 'never' | ((args: unknown, call: ToolCall) => boolean)
@@ -43,11 +45,16 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
   readonly name = 'Tool Approval Advisor'
   readonly order: number
   readonly #options: ToolApprovalOptions
+  // A Map, so a tool named `hasOwnProperty` or `constructor` finds no policy on Object.prototype.
+  readonly #policies: ReadonlyMap<string, ApprovalPolicy>
 
   constructor(options: ToolApprovalOptions) {
     if (typeof options?.handler !== 'function')
       throw new TypeError('ToolApprovalAdvisor needs a handler (e.g. an ApprovalQueue handler)')
     this.#options = options
+    this.#policies = new Map(Object.entries(options.policies ?? {}))
+    for (const [toolName, policy] of this.#policies) checkPolicy(policy, `policy of tool '${toolName}'`)
+    if (options.defaultPolicy !== undefined) checkPolicy(options.defaultPolicy, 'defaultPolicy')
     this.order = options.order ?? ToolApprovalAdvisor.DEFAULT_ORDER
   }
 
@@ -60,11 +67,11 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
   }
 
   async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncGenerator<ChatClientResponse> {
-    let answers: Record<string, unknown> | undefined
+    let answers: unknown
     for await (const chunk of chain.nextStream(request)) {
       if (chunk.chatResponse?.results.some((generation) => generation.output.toolCalls.length > 0)) {
         const reviewed = await this.#review(request, chunk, chain.streamAdvisors)
-        answers = reviewed.context[TOOL_ANSWERS_KEY] as Record<string, unknown> | undefined
+        answers = reviewed.context[TOOL_ANSWERS_KEY]
         yield reviewed
       } else {
         // Later chunks (usage) carry the answers too: the loop reads the context of the last chunk.
@@ -84,9 +91,8 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     if (!chatResponse || index < 0) return response
     const round = contextValue(request.context, ROUND_KEY) ?? 0
     const runId = request.context[RUN_ID_KEY]
-    const answers: Record<string, string> = {
-      ...(response.context[TOOL_ANSWERS_KEY] as Record<string, string> | undefined),
-    }
+    // This round's answers only: a model that reuses a call id must not inherit an earlier rejection.
+    const answers: Record<string, string> = Object.create(null) as Record<string, string>
     const calls: ToolCall[] = []
     const message = chatResponse.results[index]!.output
     let saved = false
@@ -108,23 +114,25 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
       }) =>
         emitChainEvent(listeners, { type: 'approval', round, toolCall: call, ...event }, response.context, this.name)
       report({ phase: 'requested' })
-      const decision = await raceAbort(
-        this.#options.handler({
+      const decision = readDecision(
+        await this.#ask({
           toolCall: call,
           arguments: args,
           ...(typeof runId === 'string' ? { runId } : {}),
           round,
           ...(request.signal ? { signal: request.signal } : {}),
         }),
-        request.signal,
       )
       if (decision.type === 'edit') {
-        const edited = typeof decision.arguments === 'string' ? decision.arguments : JSON.stringify(decision.arguments)
-        report({ phase: 'decided', decision: 'edit', detail: edited })
-        calls.push({ ...call, arguments: edited })
+        report({ phase: 'decided', decision: 'edit', detail: decision.arguments })
+        calls.push({ ...call, arguments: decision.arguments })
       } else if (decision.type === 'reject') {
         report({ phase: 'decided', decision: 'reject', ...(decision.message ? { detail: decision.message } : {}) })
         answers[call.id] = rejection(call, decision.message)
+        calls.push(call)
+      } else if (decision.type === 'invalid') {
+        report({ phase: 'decided', decision: 'reject', detail: decision.problem })
+        answers[call.id] = notApproved(call, decision.problem)
         calls.push(call)
       } else {
         report({ phase: 'decided', decision: 'approve' })
@@ -136,21 +144,34 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
       output: { ...chatResponse.results[index]!.output, toolCalls: calls },
     })
     const reviewed: ChatResponse = { ...chatResponse, results }
-    const context =
-      Object.keys(answers).length > 0 ? { ...response.context, [TOOL_ANSWERS_KEY]: answers } : response.context
-    return { chatResponse: reviewed, context }
+    return { chatResponse: reviewed, context: { ...response.context, [TOOL_ANSWERS_KEY]: answers } }
   }
 
+  /** The handler's answer; a handler that fails (other than by abort) is an answer too: not approved. */
+  async #ask(approval: ApprovalRequest): Promise<unknown> {
+    try {
+      return await raceAbort(this.#options.handler(approval), approval.signal)
+    } catch (error) {
+      if (isAbortError(error) || approval.signal?.aborted) throw error
+      return { type: 'invalid', problem: `the approval handler failed: ${thrownMessage(error)}` }
+    }
+  }
+
+  /** Fails closed: a policy that throws (e.g. on arguments that are not JSON) asks the user. */
   #needsApproval(call: ToolCall, args: unknown): boolean {
-    const policy = this.#options.policies?.[call.name] ?? this.#options.defaultPolicy ?? 'never'
+    const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
     if (policy === 'always') return true
     if (policy === 'never') return false
-    return policy(args, call)
+    try {
+      return policy(args, call) !== false
+    } catch {
+      return true
+    }
   }
 }
 
 export class ToolApprovalAdvisorBuilder {
-  readonly #policies: Record<string, ApprovalPolicy> = {}
+  readonly #policies: Record<string, ApprovalPolicy> = Object.create(null) as Record<string, ApprovalPolicy>
   #options: Partial<ToolApprovalOptions> = {}
 
   handler(handler: ApprovalHandler): this {
@@ -174,8 +195,59 @@ export class ToolApprovalAdvisorBuilder {
   }
 
   build(): ToolApprovalAdvisor {
-    return new ToolApprovalAdvisor({ ...this.#options, policies: { ...this.#policies } } as ToolApprovalOptions)
+    return new ToolApprovalAdvisor({ ...this.#options, policies: this.#policies } as ToolApprovalOptions)
   }
+}
+
+type ReadDecision =
+  | { type: 'approve' }
+  | { type: 'edit'; arguments: string }
+  | { type: 'reject'; message?: string }
+  | { type: 'invalid'; problem: string }
+
+/** Only an explicit approve, or an edit with encodable arguments, lets a call run; anything else denies it. */
+function readDecision(decision: unknown): ReadDecision {
+  if (decision === null || typeof decision !== 'object') return { type: 'invalid', problem: invalid(decision) }
+  // Own fields only: a decision that inherits `type: 'approve'` from its prototype is no approval.
+  const own = (field: string): unknown =>
+    Object.hasOwn(decision, field) ? (decision as Record<string, unknown>)[field] : undefined
+  const [type, message, edited, problem] = ['type', 'message', 'arguments', 'problem'].map(own)
+  if (type === 'approve') return { type: 'approve' }
+  if (type === 'reject') return typeof message === 'string' ? { type: 'reject', message } : { type: 'reject' }
+  if (type === 'invalid' && typeof problem === 'string') return { type: 'invalid', problem }
+  if (type === 'edit') {
+    if (typeof edited === 'string') return { type: 'edit', arguments: edited }
+    if (edited !== null && typeof edited === 'object' && !Array.isArray(edited)) {
+      try {
+        return { type: 'edit', arguments: JSON.stringify(edited) }
+      } catch (error) {
+        return { type: 'invalid', problem: `the edited arguments cannot be encoded as JSON (${thrownMessage(error)})` }
+      }
+    }
+    return { type: 'invalid', problem: 'the edited arguments are neither an object nor JSON text' }
+  }
+  return { type: 'invalid', problem: invalid(decision) }
+}
+
+function invalid(decision: unknown): string {
+  let shown: string
+  try {
+    shown = JSON.stringify(decision) ?? String(decision)
+  } catch {
+    shown = 'an unreadable value'
+  }
+  return `the approval handler answered ${shown}, which is not a decision (expected approve, edit or reject)`
+}
+
+function checkPolicy(policy: unknown, what: string): void {
+  if (policy !== 'always' && policy !== 'never' && typeof policy !== 'function') {
+    throw new TypeError(`${what} must be 'always', 'never' or a function of the arguments, but was ${String(policy)}`)
+  }
+}
+
+/** What the model is told about a call that was not approved because no valid decision came. */
+function notApproved(call: ToolCall, problem: string): string {
+  return `The call to ${call.name} needed the user's approval and was not approved (${problem}), so it was not run. Do not try it again for this request; continue without it or ask the user what to do.`
 }
 
 /** What the model is told about a call the user declined: plainly, not as an error. */

@@ -665,7 +665,7 @@ describe('ChatClient tool advisor registration', () => {
       )
       .build()
     await expect(client.prompt('q').call().content()).rejects.toThrow(
-      'At most one ToolAdvisor is allowed in the advisor chain, but found 2: [Tool Calling Advisor, Other]',
+      'At most one ToolAdvisor is allowed in the advisor chain, but found 2: [Tool Calling Advisor (order=-2147483348), Other (order=-2147483348)]',
     )
   })
 

@@ -134,7 +134,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     const outcome: ToolRoundOutcome = await loop.executeTools(this.toolCallingManager, request, response)
     if (outcome.type === 'limit') {
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
-      return { done: true, replaced: true, response: loop.limitResponse(response, outcome.message) }
+      return {
+        done: true,
+        replaced: true,
+        response: loop.limitResponse(response, outcome.message, outcome.partialToolResponses),
+      }
     }
     if (outcome.result.returnDirect) {
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'returnDirect' })

@@ -16,6 +16,7 @@ import {
   type ChatOptions,
   type ChatResponse,
   type Generation,
+  type ToolResponse,
   type Usage,
 } from '../core'
 import {
@@ -25,7 +26,9 @@ import {
   ToolCallLimitExceededError,
 } from '../tools'
 
-export type ToolRoundOutcome = { type: 'executed'; result: ToolExecutionResult } | { type: 'limit'; message: string }
+export type ToolRoundOutcome =
+  | { type: 'executed'; result: ToolExecutionResult }
+  | { type: 'limit'; message: string; partialToolResponses: readonly ToolResponse[] }
 
 /**
  * The state of one run of the tool loop, shared by the call and stream paths: the history of the
@@ -45,6 +48,8 @@ export class ToolLoop {
   #context: Record<string, unknown>
   readonly #signal: AbortSignal | undefined
   readonly #listeners: readonly Advisor[]
+  /** The user message that began this turn: limits count from it, whatever user messages hooks add later. */
+  readonly #turnStart: Message | undefined
 
   constructor(
     request: ChatClientRequest,
@@ -55,6 +60,7 @@ export class ToolLoop {
   ) {
     this.#history = [...request.prompt.messages]
     this.#instructions = this.#history
+    this.#turnStart = this.#history.findLast((message) => message.role === 'user')
     this.#options = request.prompt.options
     // The run id ties every event of this call together; an observer outside the loop may have set it.
     this.#context = RUN_ID_KEY in request.context ? request.context : { ...request.context, [RUN_ID_KEY]: newId() }
@@ -92,7 +98,7 @@ export class ToolLoop {
     const sent = request.prompt.messages
     if (sent === this.#history || sent === this.#instructions) return
     if (this.historyEnabled) this.#history = [...sent]
-    else this.#history.push(...notIn(this.#history, sent))
+    else addTo(this.#history, notIn(this.#history, sent))
   }
 
   /** The round's response seeds the next round's context and adds to the usage. */
@@ -117,6 +123,7 @@ export class ToolLoop {
         response.chatResponse!,
         {
           ...(this.#signal ? { signal: this.#signal } : {}),
+          ...(this.#turnStart ? { turnStart: this.#turnStart } : {}),
           advisorContext: response.context,
           ...(this.#listeners.length > 0 && {
             onToolExecution: (event: ToolExecutionEvent) => {
@@ -135,14 +142,16 @@ export class ToolLoop {
       }
       return { type: 'executed', result }
     } catch (error) {
-      if (error instanceof ToolCallLimitExceededError) return { type: 'limit', message: error.message }
+      if (error instanceof ToolCallLimitExceededError) {
+        return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
+      }
       throw error
     }
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
   advance(instructions: Message[]): void {
-    if (instructions !== this.#history) this.#history.push(...notIn(this.#history, instructions))
+    if (instructions !== this.#history) addTo(this.#history, notIn(this.#history, instructions))
     this.#instructions = instructions
   }
 
@@ -154,9 +163,14 @@ export class ToolLoop {
   }
 
   /** One generation whose text says why the loop stopped. */
-  limitResponse(response: ChatClientResponse, message: string): ChatClientResponse {
+  limitResponse(
+    response: ChatClientResponse,
+    message: string,
+    partialToolResponses: readonly ToolResponse[] = [],
+  ): ChatClientResponse {
+    const metadata = partialToolResponses.length > 0 ? { partialToolResponses: [...partialToolResponses] } : {}
     return this.#replaceGenerations(response, [
-      { output: assistantMessage(message), metadata: { finishReason: 'toolCallLimitExceeded' } },
+      { output: assistantMessage(message), metadata: { finishReason: 'toolCallLimitExceeded', ...metadata } },
     ])
   }
 
@@ -168,7 +182,8 @@ export class ToolLoop {
       response,
       responses.map((toolResponse) => ({
         output: assistantMessage(toolResponse.responseData),
-        metadata: { finishReason: 'returnDirect' },
+        // As in Spring: the call each generation answers, so two direct tools can be told apart.
+        metadata: { finishReason: 'returnDirect', toolId: toolResponse.id, toolName: toolResponse.name },
       })),
     )
   }
@@ -181,6 +196,15 @@ export class ToolLoop {
     const metadata: ChatResponse['metadata'] = { ...response.chatResponse?.metadata }
     if (this.usage) metadata.usage = this.usage
     return { context: response.context, chatResponse: { results, metadata } }
+  }
+}
+
+/** Adds a round's new messages to the history; a rewritten system message replaces the old one rather than piling up. */
+function addTo(history: Message[], added: readonly Message[]): void {
+  for (const message of added) {
+    const system = message.role === 'system' ? history.findIndex((known) => known.role === 'system') : -1
+    if (system >= 0) history[system] = message
+    else history.push(message)
   }
 }
 

@@ -1,4 +1,10 @@
-import type { CallAdvisorChain, ChatClientRequest, StreamAdvisorChain, ToolCallback } from '../core'
+import {
+  type CallAdvisorChain,
+  type ChatClientRequest,
+  type StreamAdvisorChain,
+  type ToolCallback,
+  wholeNumber,
+} from '../core'
 import { defineTool } from '../tools'
 import { ToolCallingAdvisor, ToolCallingAdvisorBuilder, type ToolCallingAdvisorOptions } from './tool-calling'
 
@@ -31,7 +37,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
 
   constructor(options: ToolSearchOptions = {}) {
     super(options)
-    this.#maxResults = options.maxResults ?? 5
+    this.#maxResults = wholeNumber('maxResults', options.maxResults ?? 5, 1)
     this.#score = options.score ?? keywordScore
   }
 

@@ -14,7 +14,7 @@ export function withToolAdvisor(
   const toolAdvisors = advisors.filter(isToolAdvisor)
   if (toolAdvisors.length > 1) {
     throw new Error(
-      `At most one ToolAdvisor is allowed in the advisor chain, but found ${toolAdvisors.length}: [${toolAdvisors.map((a) => a.name).join(', ')}]`,
+      `At most one ToolAdvisor is allowed in the advisor chain, but found ${toolAdvisors.length}: [${toolAdvisors.map((a) => `${a.name} (order=${a.order})`).join(', ')}]`,
     )
   }
   if (toolAdvisors.length === 1 || params[AdvisorParams.TOOL_CALLING_AUTO_REGISTER] === false) return [...advisors]

@@ -12,7 +12,12 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError'
+  try {
+    return error instanceof Error && error.name === 'AbortError'
+  } catch {
+    // A user's error whose `name` getter throws is not an abort.
+    return false
+  }
 }
 
 /** Settles with `promise`, or rejects with an AbortError as soon as `signal` aborts. */

@@ -1,6 +1,7 @@
 import type { Advisor } from './advisor'
 import type { ToolCall } from './messages'
 import type { ToolSource } from './tool'
+import { thrownMessage } from './thrown'
 
 /** A plain description of an error, safe to put in a trace. */
 export interface ErrorInfo {
@@ -76,7 +77,7 @@ export type ChainEvent =
       /** The edited arguments, or what the user said when rejecting. */
       detail?: string
     }
-  | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown> }
+  | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown>; level?: 'warning' }
 
 /** An advisor that wants to hear about chain events implements this. */
 export interface ChainEventListener {
@@ -123,11 +124,22 @@ export function newId(): string {
 
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof Error) {
-    const info: ErrorInfo = { name: error.name, message: error.message }
-    const { status, code } = error as Error & { status?: unknown; code?: unknown }
+    const name = readSafely(() => error.name)
+    const info: ErrorInfo = { name: typeof name === 'string' ? name : 'Error', message: thrownMessage(error) }
+    const status = readSafely(() => (error as Error & { status?: unknown }).status)
+    const code = readSafely(() => (error as Error & { code?: unknown }).code)
     if (typeof status === 'number') info.status = status
     if (typeof code === 'string') info.code = code
     return info
   }
-  return { name: 'Error', message: String(error) }
+  return { name: 'Error', message: thrownMessage(error) }
+}
+
+// A user's error may have getters that throw; reading it must not.
+function readSafely(read: () => unknown): unknown {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
 }

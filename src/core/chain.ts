@@ -10,6 +10,7 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from './advisor'
+import { isTerminalAdvisor } from './terminal'
 
 /**
  * The ordered advisors of one call. A chain is immutable: walking it hands each advisor a view
@@ -26,10 +27,10 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
     this.#streamPosition = streamPosition
   }
 
-  /** Sorts by `order` ascending; equal orders keep their insertion order. */
+  /** Sorts by `order` ascending; equal orders keep their insertion order; the model-calling terminals go last. */
   static of(advisors: readonly AnyAdvisor[]): AdvisorChain {
     for (const advisor of advisors) assertAdvisor(advisor)
-    return AdvisorChain.#fromSorted([...advisors].sort((a, b) => a.order - b.order))
+    return AdvisorChain.#fromSorted([...advisors].sort(byOrder))
   }
 
   static #fromSorted(sorted: readonly Advisor[]): AdvisorChain {
@@ -111,6 +112,13 @@ function assertAdvisor(advisor: Advisor): void {
   if (typeof advisor.order !== 'number' || Number.isNaN(advisor.order)) {
     throw new TypeError(`Advisor '${advisor.name}' has no numeric order (got ${String(advisor.order)})`)
   }
+}
+
+// Compares instead of subtracting: `Infinity - Infinity` is NaN, which would scramble the sort.
+function byOrder(a: Advisor, b: Advisor): number {
+  const terminal = Number(isTerminalAdvisor(a)) - Number(isTerminalAdvisor(b))
+  if (terminal !== 0) return terminal
+  return a.order < b.order ? -1 : a.order > b.order ? 1 : 0
 }
 
 function failingStream(error: Error): AsyncIterable<ChatClientResponse> {

@@ -10,18 +10,26 @@ import { PENDING_TOOL_CALLS_KEY, contextValue } from './context-keys'
 import type { Message } from './messages'
 import type { ChatModel, ChatResponse, Prompt } from './model'
 
-/** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
-export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
+// Marks the advisors that call the model: they run last whatever order other advisors claim.
+const TERMINAL: unique symbol = Symbol.for('advisor-chain.terminal')
 
-/** A terminal advisor names the provider of the model it calls, for observers. */
+/** An advisor that calls the model; it names the model's provider, for observers. */
 export interface TerminalAdvisor {
+  readonly [TERMINAL]: true
   readonly provider: string
 }
 
+export function isTerminalAdvisor(advisor: object): advisor is TerminalAdvisor {
+  return (advisor as Partial<TerminalAdvisor>)[TERMINAL] === true
+}
+
+/** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
+export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
+
 /** The provider of the model a chain ends in, when its last advisor is a terminal. */
 export function providerOf(advisors: readonly Advisor[]): string | undefined {
-  const provider = (advisors.at(-1) as Partial<TerminalAdvisor> | undefined)?.provider
-  return typeof provider === 'string' ? provider : undefined
+  const last = advisors.at(-1)
+  return last && isTerminalAdvisor(last) ? last.provider : undefined
 }
 
 /** The last call advisor: it sends the prompt to the model, shaped by `shape` (structured output). */
@@ -32,6 +40,7 @@ export function modelCallAdvisor(
   return {
     name: 'call',
     order: LOWEST_PRECEDENCE,
+    [TERMINAL]: true,
     provider: model.provider,
     async adviseCall(request) {
       const pending = pendingToolCalls(request.context, request.prompt.messages)
@@ -47,6 +56,7 @@ export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & TerminalAd
   return {
     name: 'stream',
     order: LOWEST_PRECEDENCE,
+    [TERMINAL]: true,
     provider: model.provider,
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context

@@ -1,4 +1,6 @@
 export * from './chat-memory'
+export * from './conversation-queue'
 export * from './in-memory-repository'
 export * from './indexeddb-repository'
+export * from './repair'
 export * from './window'

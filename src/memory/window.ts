@@ -1,6 +1,7 @@
 import type { Message } from '../core'
 import type { ChatMemory, ChatMemoryRepository } from './chat-memory'
 import { InMemoryChatMemoryRepository } from './in-memory-repository'
+import { ConversationQueue } from './conversation-queue'
 
 /**
  * Keeps the last `maxMessages` messages of each conversation. System messages are always kept, a
@@ -9,6 +10,9 @@ import { InMemoryChatMemoryRepository } from './in-memory-repository'
  * call is gone).
  */
 export class MessageWindowChatMemory implements ChatMemory {
+  // Without an atomic `update`, a read and the write after it must not interleave with another add.
+  readonly #writes = new ConversationQueue()
+
   constructor(
     private readonly repository: ChatMemoryRepository,
     readonly maxMessages: number,
@@ -28,12 +32,15 @@ export class MessageWindowChatMemory implements ChatMemory {
   async add(conversationId: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return
     const change = (stored: Message[]) => windowOf([...stored], messages, this.maxMessages)
-    if (this.repository.update) return this.repository.update(conversationId, change)
-    await this.repository.saveAll(conversationId, change(await this.repository.findByConversationId(conversationId)))
+    const repository = this.repository
+    if (repository.update) return repository.update(conversationId, change)
+    return this.#writes.run(conversationId, async () =>
+      repository.saveAll(conversationId, change(await repository.findByConversationId(conversationId))),
+    )
   }
 
   clear(conversationId: string): Promise<void> {
-    return this.repository.deleteByConversationId(conversationId)
+    return this.#writes.run(conversationId, () => this.repository.deleteByConversationId(conversationId))
   }
 }
 

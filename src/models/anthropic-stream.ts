@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ChatResponse } from '../core'
+import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
@@ -50,10 +51,14 @@ export class AnthropicStreamReader {
     try {
       parsed = JSON.parse(message.data) as unknown
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${message.data.slice(0, 120)}`, this.context, {
-        retryable: false,
-        code: 'invalid_response',
-      })
+      throw streamError(
+        `the stream sent a line that is not JSON: ${scrubAndTruncate(message.data, 120)}`,
+        this.context,
+        {
+          retryable: false,
+          code: 'invalid_response',
+        },
+      )
     }
     const event = objectAt(parsed, 'a stream event', this.context)
     const type = optionalString(event['type'], 'type', this.context) ?? message.event

@@ -2,6 +2,7 @@ import type { ChatModel, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
+import { registerModelSecrets } from './secrets'
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */
@@ -26,6 +27,7 @@ export class AnthropicChatModel implements ChatModel {
   constructor(options: AnthropicChatModelOptions) {
     if (!options?.model)
       throw new TypeError('AnthropicChatModel needs a model name, e.g. { model: "claude-sonnet-4-5" }')
+    registerModelSecrets(options)
     this.#options = options
     this.#url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`
     this.#context = { provider: this.provider, label: 'Anthropic', model: options.model, apiKey: options.apiKey }

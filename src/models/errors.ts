@@ -1,3 +1,6 @@
+import { hasSecrets, scrubSecrets, thrownMessage } from '../core'
+import { withoutCredentials } from './secrets'
+
 /** Every failure of a remote model: HTTP errors, network failures, broken streams. Never holds an API key. */
 export class ChatModelError extends Error {
   override readonly name = 'ChatModelError'
@@ -22,13 +25,14 @@ export class ChatModelError extends Error {
       cause?: unknown
     },
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    // Servers echo keys in messages, codes and request ids; every text is scrubbed of registered secrets.
+    super(scrubSecrets(message), details.cause === undefined ? undefined : { cause: scrubbedCause(details.cause) })
     this.provider = details.provider
     this.retryable = details.retryable
     if (details.status !== undefined) this.status = details.status
-    if (details.code !== undefined) this.code = details.code
+    if (details.code !== undefined) this.code = scrubSecrets(details.code)
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs
-    if (details.requestId !== undefined) this.requestId = details.requestId
+    if (details.requestId !== undefined) this.requestId = scrubSecrets(details.requestId)
   }
 }
 
@@ -66,8 +70,8 @@ export interface ErrorContext {
 
 /** A fetch that failed before any response: offline, DNS, CORS, a reset connection. */
 export function networkError(error: unknown, url: string, context: ErrorContext): ChatModelError {
-  const reason = error instanceof Error ? error.message : String(error)
-  const message = `Could not reach ${context.label} at ${url}: ${reason}. Check the base URL and your connection; in a browser the server must also allow this page's origin (CORS).`
+  const reason = thrownMessage(error)
+  const message = `Could not reach ${context.label} at ${withoutCredentials(url)}: ${reason}. Check the base URL and your connection; in a browser the server must also allow this page's origin (CORS).`
   return new ChatModelError(scrub(message, context.apiKey), {
     provider: context.provider,
     retryable: true,
@@ -89,4 +93,25 @@ export function streamError(
 
 export function scrub(text: string, apiKey: string | undefined): string {
   return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text
+}
+
+/** The cause as it may be kept: unchanged when it holds no secret, else a copy whose texts are scrubbed. */
+function scrubbedCause(cause: unknown, depth = 0): unknown {
+  if (!hasSecrets()) return cause
+  if (typeof cause === 'string') return scrubSecrets(cause)
+  if (!(cause instanceof Error) || depth > 4) return cause
+  const message = thrownMessage(cause)
+  const inner: unknown = cause.cause
+  const scrubbedInner = inner === undefined ? undefined : scrubbedCause(inner, depth + 1)
+  if (
+    scrubSecrets(message) === message &&
+    scrubbedInner === inner &&
+    scrubSecrets(cause.stack ?? '') === (cause.stack ?? '')
+  ) {
+    return cause
+  }
+  const copy = new Error(scrubSecrets(message), scrubbedInner === undefined ? undefined : { cause: scrubbedInner })
+  copy.name = cause.name
+  copy.stack = scrubSecrets(cause.stack ?? '')
+  return copy
 }

@@ -1,3 +1,4 @@
+import { scrubAndTruncate } from '../core'
 import { ChatModelError, isRetryableStatus, retryAfterMs, scrub, type ErrorContext } from './errors'
 
 // Reading a provider's error body and advising on it: loaded when a request fails (see http.ts).
@@ -15,7 +16,7 @@ export function parseProviderError(body: string): ProviderError {
     parsed = JSON.parse(body)
   } catch {
     const text = body.trim()
-    return text ? { message: text.slice(0, 500) } : {}
+    return text ? { message: scrubAndTruncate(text, 500) } : {}
   }
   const root = Array.isArray(parsed) ? (parsed[0] as unknown) : parsed
   if (root === null || typeof root !== 'object') return {}

@@ -1,4 +1,4 @@
-import { abortError, isAbortError } from '../core'
+import { abortError, isAbortError, scrubAndTruncate } from '../core'
 import { networkError, streamError, type ErrorContext } from './errors'
 
 export interface HttpOptions {
@@ -51,7 +51,7 @@ export async function readJson<T>(
   try {
     return JSON.parse(text) as T
   } catch {
-    throw streamError(`the answer is not JSON: ${text.slice(0, 120)}`, context, {
+    throw streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context, {
       retryable: false,
       code: 'invalid_response',
     })

@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { ChatResponse, ToolCall } from '../core'
+import { scrubAndTruncate, type ChatResponse, type ToolCall } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import {
   RESPONSES_ITEMS,
@@ -48,10 +48,14 @@ export class ResponsesStreamReader {
     try {
       parsed = JSON.parse(message.data) as unknown
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${message.data.slice(0, 120)}`, this.context, {
-        retryable: false,
-        code: 'invalid_response',
-      })
+      throw streamError(
+        `the stream sent a line that is not JSON: ${scrubAndTruncate(message.data, 120)}`,
+        this.context,
+        {
+          retryable: false,
+          code: 'invalid_response',
+        },
+      )
     }
     const event = objectAt(parsed, 'a stream event', this.context)
     const type = optionalString(event['type'], 'type', this.context) ?? message.event

@@ -2,6 +2,7 @@ import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import { labelOf } from './base-url'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
+import { registerModelSecrets } from './secrets'
 import { serverSentEvents } from './sse'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
 import { ResponsesStreamReader } from './openai-responses-stream'
@@ -35,6 +36,7 @@ export class OpenAIResponsesChatModel implements ChatModel {
     const baseURL = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
     this.#url = `${baseURL}/responses`
     this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model, apiKey: options.apiKey }
+    registerModelSecrets(options)
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {

@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ChatResponse, Usage } from '../core'
+import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
@@ -62,7 +63,7 @@ export class OpenAIStreamReader {
     try {
       parsed = JSON.parse(data) as unknown
     } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${data.slice(0, 120)}`, this.context, {
+      throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, this.context, {
         retryable: false,
         code: 'invalid_response',
       })

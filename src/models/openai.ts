@@ -2,6 +2,7 @@ import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { toOpenAIRequest } from './openai-request'
+import { registerModelSecrets } from './secrets'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -27,6 +28,7 @@ export class OpenAIChatModel implements ChatModel {
 
   constructor(options: OpenAIChatModelOptions) {
     if (!options?.model) throw new TypeError('OpenAIChatModel needs a model name, e.g. { model: "gpt-4o-mini" }')
+    registerModelSecrets(options)
     this.#options = options
     const baseURL = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
     this.#url = `${baseURL}/chat/completions`

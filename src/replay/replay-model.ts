@@ -1,5 +1,6 @@
 import { throwIfAborted, type Message, type ChatModel, type ChatResponse, type Prompt } from '../core'
-import { CASSETTE_FORMAT, type Cassette, type Interaction } from '../trace'
+import type { Cassette, Interaction } from '../trace'
+import { validateCassette } from './validate-cassette'
 
 /** The prompt sent during a replay is not the one recorded (`diff` shows where), or was never recorded. */
 export class ReplayMismatchError extends Error {
@@ -33,9 +34,7 @@ export class ReplayChatModel implements ChatModel {
     readonly cassette: Cassette,
     private readonly options: ReplayOptions = {},
   ) {
-    if (cassette?.format !== CASSETTE_FORMAT || !Array.isArray(cassette.interactions)) {
-      throw new TypeError(`Not an advisor-chain cassette (format must be "${CASSETTE_FORMAT}")`)
-    }
+    validateCassette(cassette)
   }
 
   /** Model calls not played yet. */

@@ -1,5 +1,6 @@
 import { extractJson } from './extract-json'
 import { OutputParseError } from './output-parse-error'
+import { parseJson } from './parse-json'
 import { formatIssues, type ResolvedSchema } from './schema'
 
 /** Reads a model answer as the schema's value: fences stripped, JSON parsed, then checked by the schema. */
@@ -7,7 +8,7 @@ export async function parseEntity<T>(text: string, schema: ResolvedSchema<T>): P
   const json = extractJson(text)
   let value: unknown
   try {
-    value = JSON.parse(json)
+    value = parseJson(json)
   } catch (error) {
     throw new OutputParseError(`The model's answer is not valid JSON (${(error as Error).message})`, text)
   }

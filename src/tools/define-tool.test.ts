@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { defineTool, encodeResult } from './define-tool'
+import { defineTool } from './define-tool'
 import type { ToolContext } from '../core'
 
 const context = (signal?: AbortSignal): ToolContext => ({
@@ -102,6 +102,42 @@ describe('defineTool', () => {
     expect(seen?.aborted).toBe(true)
   })
 
+  it('clears its timeout timer when the run aborts, even if the tool ignores its signal', async () => {
+    vi.useFakeTimers()
+    try {
+      const deaf = defineTool({
+        name: 'deaf',
+        description: '',
+        inputSchema: { type: 'object' },
+        timeoutMs: 60_000,
+        execute: () => new Promise(() => {}),
+      })
+      const controller = new AbortController()
+      const pending = deaf.call('{}', context(controller.signal))
+      await vi.advanceTimersByTimeAsync(0)
+      expect(vi.getTimerCount()).toBe(1)
+      controller.abort()
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('rejects at once with an AbortError when the signal is already aborted', async () => {
+    const timed = defineTool({ name: 't', description: '', inputSchema: {}, timeoutMs: 50, execute: () => 'ran' })
+    const controller = new AbortController()
+    controller.abort()
+    await expect(timed.call('{}', context(controller.signal))).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('turns a returned function into a clear error instead of an undefined result', async () => {
+    const weird = defineTool({ name: 'weird', description: '', inputSchema: {}, execute: () => () => 1 })
+    await expect(weird.call('{}', context())).rejects.toThrow(
+      "tool 'weird' returned a function, which cannot be sent to the model; return a string or JSON-encodable data",
+    )
+  })
+
   it('refuses a tool name that model APIs would reject', () => {
     expect(() => defineTool({ name: 'has space', description: '', inputSchema: {}, execute: () => 0 })).toThrow(
       /Tool name 'has space'/,
@@ -112,15 +148,5 @@ describe('defineTool', () => {
     expect(() => defineTool({ name: 'x', description: '', inputSchema: 'string' as never, execute: () => 0 })).toThrow(
       /must be a JSON Schema object or a Standard Schema/,
     )
-  })
-})
-
-describe('encodeResult', () => {
-  it('keeps strings, JSON-encodes other values and turns undefined and null into ""', () => {
-    expect(encodeResult('plain')).toBe('plain')
-    expect(encodeResult({ a: 1 })).toBe('{"a":1}')
-    expect(encodeResult(42)).toBe('42')
-    expect(encodeResult(undefined)).toBe('')
-    expect(encodeResult(null)).toBe('')
   })
 })

@@ -1,6 +1,7 @@
 import { abortError, isAbortError, type ToolCallback, type ToolContext } from '../core'
 import { type Infer, resolveSchema, type SchemaLike } from '../schema'
 import { ToolCallError } from './tool-errors'
+import { encodeResult } from './tool-result'
 
 export interface ToolSpec<S extends SchemaLike> {
   name: string
@@ -21,7 +22,8 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
   if (!TOOL_NAME.test(spec.name)) {
     throw new TypeError(`Tool name '${spec.name}' must be 1–64 letters, digits, '_' or '-' (what model APIs accept)`)
   }
-  if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0)) {
+  // setTimeout fires at once for anything above 2^31 - 1 ms.
+  if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0 && spec.timeoutMs <= 2_147_483_647)) {
     throw new TypeError(`timeoutMs of tool '${spec.name}' must be a positive number of milliseconds`)
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
@@ -38,7 +40,7 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
       }
       const result = run(spec, validation.value, context)
       // A synchronous tool is not awaited: one promise less per call.
-      return encodeResult(isThenable(result) ? await result : result)
+      return encodeResult(isThenable(result) ? await result : result, spec.name)
     },
   }
 }
@@ -56,29 +58,34 @@ function parseArguments(name: string, input: string): unknown {
 function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): unknown {
   const timeoutMs = spec.timeoutMs
   if (timeoutMs === undefined) return spec.execute(args, context)
+  const outer = context.signal
+  if (outer?.aborted) return Promise.reject(abortError(outer))
   const controller = new AbortController()
-  const signal = context.signal ? AbortSignal.any([context.signal, controller.signal]) : controller.signal
+  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal
   return new Promise((resolve, reject) => {
+    // A tool that ignores its signal must not keep the timer (and this promise) alive after an abort.
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortError(outer))
+    }
     const timer = setTimeout(() => {
+      outer?.removeEventListener('abort', onAbort)
       controller.abort()
       reject(new ToolCallError(`tool '${spec.name}' did not finish within ${timeoutMs} ms`))
     }, timeoutMs)
+    outer?.addEventListener('abort', onAbort, { once: true })
     Promise.resolve()
       .then(() => spec.execute(args, { ...context, signal }))
       .then(resolve, (error: unknown) => {
-        reject(isAbortError(error) && context.signal?.aborted ? abortError(context.signal) : error)
+        reject(isAbortError(error) && outer?.aborted ? abortError(outer) : error)
       })
-      .finally(() => clearTimeout(timer))
+      .finally(() => {
+        clearTimeout(timer)
+        outer?.removeEventListener('abort', onAbort)
+      })
   })
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
-}
-
-/** Strings are kept, other values JSON-encoded, `undefined` and `null` become `""`. */
-export function encodeResult(result: unknown): string {
-  if (result === undefined || result === null) return ''
-  if (typeof result === 'string') return result
-  return JSON.stringify(result)
 }

@@ -1,4 +1,5 @@
 export * from './define-tool'
 export * from './manager'
 export * from './tool-errors'
+export * from './tool-result'
 export * from './turn'

@@ -114,6 +114,66 @@ describe('ToolCallingManager', () => {
     expect(texts).toEqual(["Error: tool 'broken' failed: disk full"])
   })
 
+  it.each([
+    ['an object without a prototype', () => Object.create(null) as unknown, '{}'],
+    ['null', () => null, 'null'],
+    ['a string', () => 'plain words', 'plain words'],
+    ['a symbol', () => Symbol('odd'), 'Symbol(odd)'],
+    ['an Error without a message', () => new TypeError(), 'TypeError'],
+    [
+      'an Error whose message getter throws',
+      () => {
+        const error = new Error()
+        Object.defineProperty(error, 'message', {
+          get() {
+            throw new Error('gotcha')
+          },
+        })
+        return error
+      },
+      'an unreadable error was thrown',
+    ],
+  ])('answers a tool that throws %s with an Error: response', async (_kind, make, described) => {
+    const thrower = defineTool({
+      name: 'thrower',
+      description: '',
+      inputSchema: {},
+      execute: () => {
+        throw make()
+      },
+    })
+    const texts = await responseTexts(manager().executeToolCalls(prompt([thrower]), responseWith(call('thrower'))))
+    expect(texts).toEqual([`Error: tool 'thrower' failed: ${described}`])
+  })
+
+  it.each([
+    ['a number', 7, '7', false],
+    ['an object', { a: [1] }, '{"a":[1]}', false],
+    ['undefined', undefined, '', false],
+    [
+      'a function',
+      () => 1,
+      "Error: tool 'raw' returned a function, which cannot be sent to the model; return a string or JSON-encodable data",
+      true,
+    ],
+    [
+      'a symbol',
+      Symbol('s'),
+      "Error: tool 'raw' returned a symbol, which cannot be sent to the model; return a string or JSON-encodable data",
+      true,
+    ],
+  ])('turns %s returned by a hand-written ToolCallback into a string', async (_kind, value, text, failed) => {
+    const raw: ToolCallback = {
+      definition: { name: 'raw', description: '', inputSchema: {} },
+      metadata: { returnDirect: true },
+      call: () => Promise.resolve(value as unknown as string),
+    }
+    const result = await manager().executeToolCalls(prompt([raw]), responseWith(call('raw')))
+    const last = result.conversationHistory.at(-1)!
+    expect(last.role === 'tool' && last.responses[0]!.responseData).toBe(text)
+    expect(result.returnDirect).toBe(!failed)
+  })
+
   it('answers a timed-out tool with an Error: response', async () => {
     const slow = defineTool({
       name: 'slow',

@@ -1,5 +1,6 @@
 import {
   abortError,
+  thrownMessage,
   throwIfAborted,
   TOOL_ANSWERS_KEY,
   toolResponseMessage,
@@ -14,9 +15,11 @@ import {
   type ToolCallback,
   type ToolDefinition,
   type ToolSource,
+  wholeNumber,
 } from '../core'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
+import { encodeResult } from './tool-result'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -51,6 +54,8 @@ export interface ToolExecutionInit {
   signal?: AbortSignal
   advisorContext?: Record<string, unknown>
   onToolExecution?: (event: ToolExecutionEvent) => void
+  /** The user message the turn began with; by default the last user message. Limits count from it. */
+  turnStart?: Message
 }
 
 export interface ToolCallingManager {
@@ -79,15 +84,18 @@ export class ToolCallingManagerBuilder {
 
   limits(limits: ToolCallLimits): this {
     const { perTool = 40, total = 150, onExceed = 'throw' } = limits
-    if (!(perTool >= 1) || !(total >= 1)) throw new RangeError('Tool call limits must be at least 1')
+    wholeNumber('perTool', perTool, 1)
+    wholeNumber('total', total, 1)
+    if (onExceed !== 'throw' && onExceed !== 'error-response') {
+      throw new RangeError(`onExceed must be 'throw' or 'error-response', got ${String(onExceed)}`)
+    }
     Object.assign(this.#settings, { perTool, total, onExceed })
     return this
   }
 
   /** How often the same tool may be called with the same arguments in one turn before it is refused (default 3). */
   maxIdenticalCalls(count: number): this {
-    if (!(count >= 1)) throw new RangeError('maxIdenticalCalls must be at least 1')
-    this.#settings.maxIdenticalCalls = count
+    this.#settings.maxIdenticalCalls = wholeNumber('maxIdenticalCalls', count, 1)
     return this
   }
 
@@ -122,13 +130,19 @@ class DefaultToolCallingManager implements ToolCallingManager {
     throwIfAborted(init.signal)
 
     const tools = toolMap(prompt.options.tools ?? [])
-    const ledger = TurnLedger.of(prompt.messages)
+    const ledger = TurnLedger.of(prompt.messages, init.turnStart)
     const answers = presetAnswers(init.advisorContext)
-    const plans = this.#plan(ledger, generation.output.toolCalls, tools, answers)
-    const outcomes = await Promise.all(
-      plans.map((plan) => this.#execute(plan, tools, prompt.options.toolContext ?? {}, init)),
-    )
+    const { plans, breach } = this.#plan(ledger, generation.output.toolCalls, tools, answers)
+    // A frozen copy per round (the context may have changed since): a tool's writes must not reach later rounds or other tools.
+    const values = Object.freeze({ ...prompt.options.toolContext })
+    const outcomes = await Promise.all(plans.map((plan) => this.#execute(plan, tools, values, init)))
     throwIfAborted(init.signal)
+    if (breach !== undefined) {
+      throw new ToolCallLimitExceededError(
+        breach,
+        outcomes.map((outcome) => outcome.response),
+      )
+    }
 
     const responses: ToolResponse[] = outcomes.map((outcome) => outcome.response)
     // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
@@ -146,40 +160,54 @@ class DefaultToolCallingManager implements ToolCallingManager {
     ledger: TurnLedger,
     calls: readonly ToolCall[],
     tools: ReadonlyMap<string, ToolCallback>,
-    answers: Readonly<Record<string, string>> | undefined,
-  ): Plan[] {
+    answers: Readonly<Record<string, unknown>> | undefined,
+  ): { plans: Plan[]; breach?: string } {
+    const plans: Plan[] = []
+    for (const call of calls) {
+      const plan = this.#planCall(ledger, call, tools, answers)
+      if ('breach' in plan) return { plans, breach: plan.breach }
+      plans.push(plan)
+    }
+    return { plans }
+  }
+
+  #planCall(
+    ledger: TurnLedger,
+    call: ToolCall,
+    tools: ReadonlyMap<string, ToolCallback>,
+    answers: Readonly<Record<string, unknown>> | undefined,
+  ): Plan | { breach: string } {
     const { perTool, total, onExceed, maxIdenticalCalls } = this.#settings
-    return calls.map((call) => {
-      const occurrence = ledger.countCall(call)
-      const made = ledger.countResponse(call)
-      const answer = answers?.[call.id]
-      if (answer !== undefined) return { call, refusal: undefined, answer }
-      if (!tools.has(call.name)) {
-        const available = [...tools.keys()].join(', ') || 'none'
-        return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+    const occurrence = ledger.countCall(call)
+    const made = ledger.countResponse(call)
+    const answer = presetAnswer(answers, call.id)
+    if (answer !== undefined) return { call, refusal: undefined, answer }
+    if (!tools.has(call.name)) {
+      const available = [...tools.keys()].join(', ') || 'none'
+      return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+    }
+    if (made > perTool || ledger.total > total) {
+      const breach =
+        made > perTool
+          ? `tool '${call.name}' was called ${made} times in this turn (limit ${perTool} per tool)`
+          : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
+      // The calls before this one still run; the error carries their responses.
+      if (onExceed === 'throw') return { breach: `Tool call limit exceeded: ${breach}.` }
+      return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
+    }
+    if (occurrence > maxIdenticalCalls) {
+      return {
+        call,
+        refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
       }
-      if (made > perTool || ledger.total > total) {
-        const breach =
-          made > perTool
-            ? `tool '${call.name}' was called ${made} times in this turn (limit ${perTool} per tool)`
-            : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
-        if (onExceed === 'throw') throw new ToolCallLimitExceededError(`Tool call limit exceeded: ${breach}.`)
-        return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
-      }
-      if (occurrence > maxIdenticalCalls) {
-        return {
-          call,
-          refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
-        }
-      }
-      return { call, refusal: undefined }
-    })
+    }
+    return { call, refusal: undefined }
   }
 
   async #execute(
     plan: Plan,
     tools: ReadonlyMap<string, ToolCallback>,
-    values: Record<string, unknown>,
+    values: Readonly<Record<string, unknown>>,
     init: ToolExecutionInit,
   ): Promise<{ response: ToolResponse; returnDirect: boolean }> {
     const { call } = plan
@@ -209,7 +237,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         }
       }
       try {
-        result = await tool!.call(call.arguments, {
+        const returned: unknown = await tool!.call(call.arguments, {
           values,
           advisorContext: init.advisorContext ?? {},
           toolCall: call,
@@ -218,6 +246,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
             detail = reported
           },
         })
+        // A hand-written ToolCallback may return anything; the model only ever gets a string.
+        result = typeof returned === 'string' ? returned : encodeResult(returned, call.name)
       } catch (thrown) {
         if (init.signal?.aborted) throw abortError(init.signal)
         result = error = errorResponse(call.name, thrown)
@@ -253,9 +283,16 @@ interface Plan {
   answer?: string
 }
 
-function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, string>> | undefined {
+function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, unknown>> | undefined {
   const answers = context?.[TOOL_ANSWERS_KEY]
-  return answers !== null && typeof answers === 'object' ? (answers as Record<string, string>) : undefined
+  return answers !== null && typeof answers === 'object' ? (answers as Record<string, unknown>) : undefined
+}
+
+/** An advisor's answer to this call: an own string property only, so an id like `constructor` finds nothing. */
+function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id: string): string | undefined {
+  if (!answers || !Object.hasOwn(answers, id)) return undefined
+  const answer = answers[id]
+  return typeof answer === 'string' ? answer : undefined
 }
 
 /** The history is built on first read: the tool loop appends `appended` to its own history instead. */
@@ -276,8 +313,7 @@ function historyResult(
 
 function errorResponse(toolName: string, thrown: unknown): string {
   if (thrown instanceof ToolCallError) return `Error: ${thrown.message}`
-  const message = thrown instanceof Error ? thrown.message : String(thrown)
-  return `Error: tool '${toolName}' failed: ${message}`
+  return `Error: tool '${toolName}' failed: ${thrownMessage(thrown)}`
 }
 
 // The same tools array comes back every round, so its name index is built once.

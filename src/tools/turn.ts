@@ -10,14 +10,14 @@ export class TurnLedger {
   readonly identical = new Map<string, number>()
   total = 0
 
-  static of(messages: readonly Message[]): TurnLedger {
+  static of(messages: readonly Message[], turnStart?: Message): TurnLedger {
     const remembered = ledgers.get(messages.at(-1) as Message)
     if (remembered && remembered.length === messages.length && !remembered.ledger.#spent) {
       remembered.ledger.#spent = true
       return remembered.ledger
     }
     const ledger = new TurnLedger()
-    for (const message of currentTurn(messages)) {
+    for (const message of currentTurn(messages, turnStart)) {
       if (message.role === 'assistant') message.toolCalls.forEach((call) => ledger.countCall(call))
       if (message.role === 'tool') message.responses.forEach((response) => ledger.countResponse(response))
     }
@@ -52,8 +52,10 @@ export class TurnLedger {
 // Keyed by the last message of a conversation; a ledger is used once, then recomputed if asked again.
 const ledgers = new WeakMap<Message, { length: number; ledger: TurnLedger }>()
 
-/** The messages of the current turn: everything after the last user message. */
-export function currentTurn(messages: readonly Message[]): readonly Message[] {
+/** The messages of the current turn: everything after `turnStart` when given and present, else after the last user message. */
+export function currentTurn(messages: readonly Message[], turnStart?: Message): readonly Message[] {
+  const start = turnStart ? messages.lastIndexOf(turnStart) : -1
+  if (start >= 0) return messages.slice(start + 1)
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]!.role === 'user') return messages.slice(i + 1)
   }

@@ -95,6 +95,23 @@ describe('OpenTelemetry export', () => {
     }
   })
 
+  it('gives every run a random traceId of its own and every span a unique spanId', async () => {
+    const collector = new TraceCollector()
+    const client = ChatClient.builder(new ScriptedChatModel(() => 'ok'))
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+    for (let i = 0; i < 40; i++) await client.prompt(`q${i}`).call().content()
+    const spans = toOtlp(collector.events).resourceSpans[0]!.scopeSpans[0]!.spans
+    const runs = spans.filter((span) => span.name === 'invoke_agent advisor-chain')
+    expect(runs).toHaveLength(40)
+    expect(new Set(runs.map((span) => span.traceId)).size).toBe(40)
+    expect(new Set(spans.map((span) => span.spanId)).size).toBe(spans.length)
+    for (const span of spans) {
+      expect(span.traceId).toMatch(/^(?!0+$)[0-9a-f]{32}$/)
+      expect(span.spanId).toMatch(/^(?!0+$)[0-9a-f]{16}$/)
+    }
+  })
+
   it('posts OTLP/HTTP JSON to a collector', async () => {
     const server = await collectorServer()
     const { events } = await recordedRun()

@@ -1,3 +1,4 @@
+import { scrubSecretsDeep } from '../core'
 import type { TraceEvent, TraceEventOf, TraceSink } from './events'
 import { TraceReader, type ModelSpan, type RunView } from './reader'
 
@@ -49,24 +50,31 @@ export function toOtlp(events: readonly TraceEvent[], options: OtlpOptions = {})
   const reader = new TraceReader()
   for (const event of events) reader.add(event, false)
   const spans = reader.runs().flatMap((run) => runSpans(run))
-  return {
+  // A trace imported from elsewhere may hold a secret this page registered.
+  return scrubSecretsDeep({
     resourceSpans: [
       {
         resource: { attributes: [attribute('service.name', options.serviceName ?? 'advisor-chain')] },
         scopeSpans: [{ scope: SCOPE, spans }],
       },
     ],
-  }
+  })
 }
 
 function runSpans(run: RunView): OtlpSpan[] {
   const start = run.events.find((event): event is TraceEventOf<'run-start'> => event.type === 'run-start')
   if (!start) return []
   const end = run.events.find((event): event is TraceEventOf<'run-end'> => event.type === 'run-end')
-  const traceId = (run.id.replace(/[^0-9a-f]/gi, '') + '0'.repeat(32)).slice(0, 32).toLowerCase()
+  // Run ids share a per-page prefix; a backend needs ids that are random and unique across pages.
+  const traceId = randomHex(16)
   const clock = (t: number) => nanos(start.startedAt + (t - start.t))
-  let nextSpan = 1
-  const spanId = () => (nextSpan++).toString(16).padStart(16, '0')
+  const spanIds = new Set<string>()
+  const spanId = () => {
+    let id = randomHex(8)
+    while (spanIds.has(id)) id = randomHex(8)
+    spanIds.add(id)
+    return id
+  }
   const runSpan: OtlpSpan = {
     traceId,
     spanId: spanId(),
@@ -228,6 +236,14 @@ function anyValue(value: string | number | boolean | string[]): AnyValue {
 }
 
 /** Milliseconds since the epoch as integer nanoseconds, exact beyond 2^53. */
+/** `bytes` random bytes as lowercase hex, never all zero (an invalid OTLP id). */
+function randomHex(bytes: number): string {
+  const buffer = new Uint8Array(bytes)
+  do crypto.getRandomValues(buffer)
+  while (buffer.every((byte) => byte === 0))
+  return Array.from(buffer, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
 function nanos(ms: number): string {
   const whole = Math.floor(ms)
   return (BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1_000_000))).toString()

@@ -1,12 +1,16 @@
+import { hasSecrets, REDACTED, scrubSecrets } from '../core'
+
+export { REDACTED }
+
 /** What to mask in traces, besides the built-in rules: object keys by name, and text by pattern. */
 export interface RedactionRules {
   /** Object keys whose values are masked (strings match case-insensitively). */
   keys?: Array<string | RegExp>
   /** Patterns masked wherever they appear in text (messages, tool arguments and results, chunks). */
   values?: RegExp[]
+  /** Keys a built-in rule names that are not secrets here (e.g. a pagination `token` argument); never masked. */
+  keep?: string[]
 }
-
-export const REDACTED = '[redacted]'
 
 // Keys that hold credentials in headers and provider options.
 const SECRET_KEYS =
@@ -22,6 +26,8 @@ const SECRET_VALUES = [
 ]
 // Every built-in pattern contains one of these; text without them skips the regular expressions.
 const SECRET_MARKERS = ['sk-', 'gsk_', 'AIza', 'hf_', 'Bearer']
+// A JSON key that SECRET_KEYS names, as it appears in tool arguments: `"password":`.
+const SECRET_JSON_KEY = new RegExp(`"${SECRET_KEYS.source.slice(1, -1)}"\\s*:`, 'i')
 
 const MAX_DEPTH = 20
 
@@ -29,21 +35,43 @@ const MAX_DEPTH = 20
 export class Redactor {
   readonly #keys: Array<string | RegExp>
   readonly #values: RegExp[]
+  readonly #keep: ReadonlySet<string>
 
   constructor(rules: RedactionRules = {}) {
-    this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : key))
+    this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : statelessCopy(key)))
     this.#values = (rules.values ?? []).map(globalCopy)
+    this.#keep = new Set((rules.keep ?? []).map((key) => key.toLowerCase()))
   }
 
   text(value: string): string {
-    let masked = value
-    if (SECRET_MARKERS.some((marker) => value.includes(marker))) masked = maskAll(masked, SECRET_VALUES)
+    let masked = hasSecrets() ? scrubSecrets(value) : value
+    if (SECRET_MARKERS.some((marker) => masked.includes(marker))) masked = maskAll(masked, SECRET_VALUES)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
+  /** Tool arguments (JSON text): values under secret keys are masked, then the text as any text. */
+  arguments(json: string): string {
+    if (!this.#mayHoldSecretKey(json)) return this.text(json)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(json)
+    } catch {
+      return this.text(json)
+    }
+    return JSON.stringify(this.data(parsed)) ?? this.text(json)
+  }
+
+  // Parsing every call's arguments would cost each round; most hold no key worth masking.
+  #mayHoldSecretKey(json: string): boolean {
+    if (SECRET_JSON_KEY.test(json)) return true
+    if (this.#keys.length === 0) return false
+    const lower = json.toLowerCase()
+    return this.#keys.some((rule) => typeof rule !== 'string' || lower.includes(`"${rule}"`))
+  }
+
   isSecretKey(key: string): boolean {
-    if (SECRET_KEYS.test(key)) return true
     const lower = key.toLowerCase()
+    if (SECRET_KEYS.test(key) && !this.#keep.has(lower)) return true
     return this.#keys.some((rule) => (typeof rule === 'string' ? rule === lower : rule.test(key)))
   }
 
@@ -75,6 +103,12 @@ function maskAll(text: string, patterns: readonly RegExp[]): string {
   return masked
 }
 
+// A sticky flag would only match at lastIndex, so value patterns drop it and always replace globally.
 function globalCopy(pattern: RegExp): RegExp {
-  return new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g')
+  return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'g')
+}
+
+// `test` on a global or sticky pattern remembers lastIndex and skips the next match: key patterns drop both flags.
+function statelessCopy(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''))
 }

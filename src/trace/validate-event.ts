@@ -268,7 +268,8 @@ export const bodies = {
     detail: optional(str),
   },
   error: { error: errorInfo, aborted: bool },
-  note: { message: str, data: optional(jsonObject) },
+  /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */
+  note: { message: str, data: optional(jsonObject), level: optional(oneOf('warning')) },
 } satisfies Record<string, Shape>
 
 /** The fields every event carries. */

@@ -105,7 +105,11 @@ async function runSession(model: ChatModel, mode: Mode, question: string, variat
   const client = ChatClient.builder(model)
     .defaultSystem(SYSTEM)
     .defaultTools(...tools(variation))
-    .defaultAdvisors(ToolCallingAdvisor.builder().build(), new ObserverAdvisor({ sink: collector }))
+    // The recording's `password` is a made-up one that a replay must hand back to the tool, so it is not masked.
+    .defaultAdvisors(
+      ToolCallingAdvisor.builder().build(),
+      new ObserverAdvisor({ sink: collector, redact: { keep: ['password'] } }),
+    )
     .build()
   const spec = client.prompt(question)
   let session: Omit<Session, 'events' | 'summary' | 'usage'>
