@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../core'
-import { jsonValidator, type SchemaIssue } from './json-validator'
+import type { JsonValidator, SchemaIssue } from './json-validator'
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
 
 /** What users may pass wherever a schema is asked for: a JSON Schema object or a Standard Schema with a JSON Schema. */
@@ -27,13 +27,16 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
   }
+  let compiled: Promise<JsonValidator> | undefined
+  // The validator's loader (ajv, or the interpreter under a strict CSP) loads with the first check.
+  const validator = () => (compiled ??= import('./json-validator').then(({ jsonValidator }) => jsonValidator(schema)))
   return {
     jsonSchema: schema,
     async prepare() {
-      await jsonValidator(schema)
+      await validator()
     },
     async validate(value) {
-      const issues = (await jsonValidator(schema))(value)
+      const issues = (await validator())(value)
       return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
     },
   }
