@@ -116,7 +116,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         )
       },
       chunk: (index, chunk) => {
-        if (perRound && this.#chunks) run.chunk(round, index, chunk)
+        if (perRound && this.#chunks) run.streaming!.chunk(round, index, chunk)
       },
       finish: (status, response, timing, error) => {
         if (perRound) {
@@ -133,11 +133,14 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       },
     }
     // Loaded with the first stream: an app that only calls does not ship it.
-    return lazyIterator(() =>
-      import('./observed-stream').then(
-        ({ ObservedStream }) => new ObservedStream(() => chain.nextStream(forwarded), watch),
-      ),
-    )
+    return lazyIterator(async () => {
+      const [{ ObservedStream }, { ChunkRecorder }] = await Promise.all([
+        import('./observed-stream'),
+        import('./chunk-recorder'),
+      ])
+      run.streaming ??= new ChunkRecorder(run)
+      return new ObservedStream(() => chain.nextStream(forwarded), watch)
+    })
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {

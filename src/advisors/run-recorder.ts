@@ -9,7 +9,6 @@ import {
   type ChatResponse,
   type Usage,
   type ToolSource,
-  SecretStreamScrubber,
   scrubSecretsDeep,
 } from '../core'
 import {
@@ -20,10 +19,9 @@ import {
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,
-  REDACTED,
   type Redactor,
 } from '../trace'
-import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
+import type { ChunkRecorder } from './chunk-recorder'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -33,13 +31,9 @@ export class RunRecorder {
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
-  /** The end of the text streamed so far in this response, to catch a pattern split across chunks. */
-  #streamedTail = ''
-  /** Holds back the end of a chunk that may be the start of a registered secret. */
-  #streamScrubber = new SecretStreamScrubber()
-  #lastChunkIndex = -1
+  /** Records the chunks of streamed responses; set with the first stream (see ChunkRecorder). */
+  streaming: ChunkRecorder | undefined
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
-  readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
   constructor(
     readonly runId: string,
@@ -52,7 +46,7 @@ export class RunRecorder {
   /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
   emit(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
     // Joined chunks come before whatever follows them.
-    if (this.#chunks.pending) this.#chunks.flush()
+    if (this.streaming?.pending) this.streaming.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
@@ -105,35 +99,8 @@ export class RunRecorder {
     )
   }
 
-  chunk(round: number, index: number, chunk: ChatResponse): void {
-    const generation = chunk.results[0]
-    const toolCalls = generation?.output.toolCalls
-    const usage = chunk.metadata.usage
-    const finishReason = generation?.metadata.finishReason
-    if (index === 0) {
-      this.#streamedTail = ''
-      this.#streamScrubber = new SecretStreamScrubber()
-    }
-    this.#lastChunkIndex = index
-    let raw = this.#streamScrubber.push(generation?.output.text ?? '')
-    if (finishReason) raw += this.#streamScrubber.flush()
-    const text = this.#chunkText(raw)
-    const reasoning = generation?.output.reasoning
-    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#chunks.add(round, index, text)
-    const body: ChunkBody = { type: 'model-chunk', index, text }
-    if (reasoning) body.reasoning = this.redactor.text(reasoning)
-    if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
-    if (finishReason) body.finishReason = finishReason
-    if (usage) body.usage = usage
-    this.emit(round, body)
-  }
-
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
-    // A stream that ended without a finish reason may still hold the end of its text back.
-    const heldBack = this.#lastChunkIndex >= 0 ? this.#streamScrubber.flush() : ''
-    if (heldBack)
-      this.emit(round, { type: 'model-chunk', index: this.#lastChunkIndex + 1, text: this.#chunkText(heldBack) })
-    this.#lastChunkIndex = -1
+    this.streaming?.endOfResponse(round)
     const generation = response?.results[0]
     const metadata = response?.metadata
     const usage = metadata?.usage
@@ -147,7 +114,7 @@ export class RunRecorder {
       type: 'model-response',
       text: this.redactor.text(generation?.output.text ?? ''),
       ...(generation?.output.reasoning ? { reasoning: this.redactor.text(generation.output.reasoning) } : {}),
-      toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.#toolCall(call)),
+      toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
     } as TraceEventBody & { type: 'model-response' }
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
@@ -188,7 +155,7 @@ export class RunRecorder {
       {
         type: 'approval',
         phase,
-        toolCall: this.#toolCall(toolCall),
+        toolCall: this.tracedToolCall(toolCall),
         ...(decision ? { decision } : {}),
         ...(detail !== undefined ? { detail: this.redactor.text(detail) } : {}),
       },
@@ -204,18 +171,10 @@ export class RunRecorder {
     return this.redactor.data(data) as Record<string, unknown>
   }
 
-  /** A chunk's text, masked whole when a secret ends in it, even one that began in earlier chunks. */
-  #chunkText(text: string): string {
-    if (text === '') return text
-    const seen = this.#streamedTail + text
-    this.#streamedTail = seen.slice(-64)
-    return this.redactor.text(seen) === seen ? text : REDACTED
-  }
-
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
     const body: TraceEventBody & { type: 'tool-start' } = {
       type: 'tool-start',
-      toolCall: this.#toolCall(start.toolCall),
+      toolCall: this.tracedToolCall(start.toolCall),
     }
     if (start.source) body.source = this.#source(start.source)
     this.emit(round, body, advisor, t)
@@ -238,7 +197,7 @@ export class RunRecorder {
   ): void {
     const body = {
       type: 'tool-end',
-      toolCall: this.#toolCall(end.toolCall),
+      toolCall: this.tracedToolCall(end.toolCall),
       result: this.redactor.text(end.result),
     } as TraceEventBody & { type: 'tool-end' }
     if (end.error !== undefined) body.error = this.redactor.text(end.error)
@@ -289,7 +248,7 @@ export class RunRecorder {
   end(status: RunStatus, error?: ErrorInfo): void {
     // The observer keeps ended runs a while (late evaluations): it must not keep their conversation.
     this.#lastMessages = undefined
-    this.#streamedTail = ''
+    this.streaming?.clear()
     const now = performance.now()
     this.emit(
       0,
@@ -335,7 +294,7 @@ export class RunRecorder {
         traced = {
           role: 'assistant',
           text: this.redactor.text(message.text),
-          toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
+          toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
           ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
         }
         break
@@ -346,7 +305,8 @@ export class RunRecorder {
     return traced
   }
 
-  #toolCall(call: ToolCall): ToolCall {
+  /** A tool call as the trace shows it: its name and arguments masked. */
+  tracedToolCall(call: ToolCall): ToolCall {
     return { id: call.id, name: this.redactor.text(call.name), arguments: this.redactor.arguments(call.arguments) }
   }
 

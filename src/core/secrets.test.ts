@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  REDACTED,
-  SecretStreamScrubber,
-  registerSecret,
-  scrubAndTruncate,
-  scrubSecrets,
-  scrubSecretsDeep,
-} from './secrets'
+import { SecretStreamScrubber } from './secret-stream'
+import { REDACTED, registerSecret, scrubAndTruncate, scrubSecrets, scrubSecretsDeep } from './secrets'
 
 const KEY = 'sk-core-test-0123456789abcdefXYZ'
 registerSecret(KEY)

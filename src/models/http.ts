@@ -1,5 +1,8 @@
 import { abortError, isAbortError, scrubAndTruncate } from '../core'
-import { networkError, streamError, type ErrorContext } from './errors'
+import type { ErrorContext } from './errors'
+
+// Error helpers load when something fails: most requests never need them.
+const failures = () => import('./errors')
 
 export interface HttpOptions {
   fetch?: typeof fetch | undefined
@@ -25,7 +28,7 @@ export async function postJson(
     })
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error)) throw abortError(options.signal)
-    throw networkError(error, url, context)
+    throw (await failures()).networkError(error, url, context)
   }
   if (!response.ok) {
     // Loaded only when a request fails: most apps never pay for reading error bodies.
@@ -46,12 +49,12 @@ export async function readJson<T>(
     text = await response.text()
   } catch (error) {
     if (signal?.aborted) throw abortError(signal)
-    throw networkError(error, response.url || context.label, context)
+    throw (await failures()).networkError(error, response.url || context.label, context)
   }
   try {
     return JSON.parse(text) as T
   } catch {
-    throw streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context, {
+    throw (await failures()).streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context, {
       retryable: false,
       code: 'invalid_response',
     })
