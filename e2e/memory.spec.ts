@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
 
-// Served by the Vite dev server (see playwright.config.ts): the page imports the library's source.
-const PAGE = 'http://127.0.0.1:4180/e2e/pages/memory.html'
+// Served by the Vite dev server, one port above the demo's (see playwright.config.ts): the page
+// imports the library's source.
+const PAGE = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4179) + 1}/e2e/pages/memory.html`
 
 async function openMemoryPage(page: Page): Promise<void> {
   await page.goto(PAGE)
