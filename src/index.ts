@@ -33,6 +33,25 @@ export {
   type UserMessage,
 } from './core'
 export {
+  assistantMessageOf,
+  attachmentsOf,
+  filePart,
+  imagePart,
+  partsOf,
+  textPart,
+  userMessageOf,
+  type AssistantPart,
+  type AttachmentPart,
+  type FilePart,
+  type ImagePart,
+  type MessagePart,
+  type ReasoningPart,
+  type TextPart,
+  type ToolCallPart,
+  type ToolResultPart,
+  type UserPart,
+} from './core'
+export {
   addUsage,
   hasToolCalls,
   type ChatModel,

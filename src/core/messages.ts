@@ -1,3 +1,5 @@
+import { isPart, type AssistantPart, type UserPart } from './parts'
+
 /** A tool call requested by the model. `arguments` is the raw JSON text the model produced. */
 export interface ToolCall {
   id: string
@@ -21,7 +23,10 @@ export interface SystemMessage {
 }
 export interface UserMessage {
   role: 'user'
+  /** The text of the message; with `parts`, the text of its text parts. */
   text: string
+  /** Text, images and files in order; absent when the message is only `text`. See `partsOf`. */
+  parts?: UserPart[]
   metadata?: Metadata
 }
 export interface AssistantMessage {
@@ -30,6 +35,12 @@ export interface AssistantMessage {
   toolCalls: ToolCall[]
   /** What the model thought before answering (reasoning, thinking); never part of `text`. In a stream chunk, a delta. */
   reasoning?: string
+  /**
+   * Reasoning, text and tool calls in the order the model produced them, when that order is not
+   * simply reasoning, text, tool calls (then it is absent). `text`, `toolCalls` and `reasoning`
+   * stay the whole of each; see `partsOf`.
+   */
+  parts?: AssistantPart[]
   metadata?: Metadata
 }
 export interface ToolResponseMessage {
@@ -71,12 +82,14 @@ export function isMessage(value: unknown): value is Message {
   const isString = (field: unknown) => typeof field === 'string'
   switch (message['role']) {
     case 'system':
-    case 'user':
       return isString(message['text'])
+    case 'user':
+      return isString(message['text']) && partsAreValid(message['parts'], 'user')
     case 'assistant':
       return (
         isString(message['text']) &&
         (message['reasoning'] === undefined || isString(message['reasoning'])) &&
+        partsAreValid(message['parts'], 'assistant') &&
         Array.isArray(message['toolCalls']) &&
         message['toolCalls'].every(
           (call: { id?: unknown; name?: unknown; arguments?: unknown } | null) =>
@@ -94,4 +107,8 @@ export function isMessage(value: unknown): value is Message {
     default:
       return false
   }
+}
+
+function partsAreValid(parts: unknown, role: 'user' | 'assistant'): boolean {
+  return parts === undefined || (Array.isArray(parts) && parts.every((part) => isPart(part, role)))
 }

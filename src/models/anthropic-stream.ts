@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { ToolCall, ChatResponse } from '../core'
+import type { AssistantPart, ToolCall, ChatResponse } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
@@ -19,6 +19,7 @@ interface Block {
   type: string
   id?: string | undefined
   name?: string | undefined
+  text: string
   json: string
   thinking: string
   signature: string
@@ -90,20 +91,30 @@ export class AnthropicStreamReader {
       )
     }
     const blocks = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block)
-    const toolCalls: ToolCall[] = blocks
-      .filter((block) => block.type === 'tool_use')
-      .map((block) => ({
-        id: block.id ?? '',
-        name: block.name ?? '',
-        arguments: block.json.trim() === '' ? '{}' : block.json,
-      }))
-    const thinking = blocks.flatMap((block): ThinkingBlock[] => {
-      if (block.type === 'thinking') return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }]
-      return block.type === 'redacted_thinking' ? [{ type: 'redacted_thinking', data: block.data }] : []
-    })
-    // Text and reasoning were streamed as deltas; the last chunk carries what only the end can.
+    const toolCalls: ToolCall[] = []
+    const thinking: ThinkingBlock[] = []
+    const order: AssistantPart[] = []
+    for (const block of blocks) {
+      if (block.type === 'tool_use') {
+        const call = {
+          id: block.id ?? '',
+          name: block.name ?? '',
+          arguments: block.json.trim() === '' ? '{}' : block.json,
+        }
+        toolCalls.push(call)
+        order.push({ type: 'tool-call', ...call })
+      } else if (block.type === 'thinking') {
+        thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature })
+        order.push({ type: 'reasoning', text: block.thinking })
+      } else if (block.type === 'redacted_thinking') {
+        thinking.push({ type: 'redacted_thinking', data: block.data })
+        order.push({ type: 'reasoning', text: '' })
+      } else if (block.type === 'text') order.push({ type: 'text', text: block.text })
+    }
+    // Text and reasoning were streamed as deltas; the last chunk carries what only the end can,
+    // the order of the whole message included (as `parts`, when it is not the plain order).
     return assembled(
-      { text: '', reasoning: '', thinking, toolCalls, stopReason: this.#stopReason },
+      { text: '', reasoning: '', thinking, toolCalls, order, stopReason: this.#stopReason },
       { id: this.#id, model: this.#model, usage: toUsage(this.#usage) },
       this.#text,
     )
@@ -134,12 +145,13 @@ export class AnthropicStreamReader {
       type,
       id: optionalString(block['id'], `${path}.id`, this.context),
       name: optionalString(block['name'], `${path}.name`, this.context),
+      text: '',
       json: '',
       thinking,
       signature: optionalString(block['signature'], `${path}.signature`, this.context) ?? '',
       data: optionalString(block['data'], `${path}.data`, this.context) ?? '',
     })
-    if (type === 'text' && text) return [this.#textChunk(text)]
+    if (type === 'text' && text) return [this.#textChunk(text, this.#blocks.get(index))]
     return type === 'thinking' && thinking ? [reasoningChunk(thinking)] : []
   }
 
@@ -151,7 +163,7 @@ export class AnthropicStreamReader {
     switch (delta['type']) {
       case 'text_delta': {
         const text = field('text')
-        return text ? [this.#textChunk(text)] : []
+        return text ? [this.#textChunk(text, block)] : []
       }
       case 'thinking_delta': {
         const thinking = field('thinking')
@@ -174,8 +186,9 @@ export class AnthropicStreamReader {
     return block
   }
 
-  #textChunk(text: string): ChatResponse {
+  #textChunk(text: string, block: Block | undefined): ChatResponse {
     this.#text += text
+    if (block) block.text += text
     return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
   }
 

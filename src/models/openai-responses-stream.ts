@@ -2,7 +2,10 @@ import type { EventSourceMessage } from 'eventsource-parser'
 import type { ChatResponse, ToolCall } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import {
+  OutputOrder,
   RESPONSES_ITEMS,
+  messageTextOf,
+  reasoningTextOf,
   responsesError,
   responsesFinish,
   toolCallOf,
@@ -99,6 +102,7 @@ export class ResponsesStreamReader {
     }
     const toolCalls: ToolCall[] = []
     const replay: ReplayItem[] = []
+    const order = new OutputOrder()
     for (const [index, { item, arguments: args }] of [...this.#items.entries()].sort(([a], [b]) => a - b)) {
       const path = `output[${index}]`
       const itemId = optionalString(item['id'], `${path}.id`, this.context)
@@ -109,9 +113,15 @@ export class ResponsesStreamReader {
         }
         const call = toolCallOf(whole, path, this.context, this.#id, toolCalls.length)
         toolCalls.push(call)
+        order.toolCall(call)
         if (itemId) replay.push({ type: 'function_call', id: itemId, callId: call.id })
-      } else if (item['type'] === 'message' && itemId) replay.push({ type: 'message', id: itemId })
-      else if (item['type'] === 'reasoning') replay.push({ type: 'reasoning', item })
+      } else if (item['type'] === 'message') {
+        order.text(messageTextOf(item, path, this.context))
+        if (itemId) replay.push({ type: 'message', id: itemId })
+      } else if (item['type'] === 'reasoning') {
+        order.reasoning(reasoningTextOf(item, path, this.context))
+        replay.push({ type: 'reasoning', item })
+      }
     }
     const status = optionalString(this.#final['status'], 'response.status', this.context)
     const incomplete = optionalObject(this.#final['incomplete_details'], 'incomplete_details', this.context)
@@ -123,6 +133,8 @@ export class ResponsesStreamReader {
             role: 'assistant',
             text: '',
             toolCalls,
+            // The order of the whole message, from the finished items (text and reasoning came as deltas).
+            ...order.partsIfNeeded(),
             ...(replay.some((item) => item.type === 'reasoning') ? { metadata: { [RESPONSES_ITEMS]: replay } } : {}),
           },
           metadata: responsesFinish(

@@ -2,6 +2,7 @@ import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromOpenAICompletion, toOpenAIRequest } from './openai-mapping'
+import { checkAttachments, inlineAttachments, OPENAI_ATTACHMENTS } from './attachments'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -35,22 +36,25 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    const response = await postJson(this.#url, await this.#body(prompt, false), this.#http(signal), this.#context)
     return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const body = await this.#body(prompt, true)
     // The stream reader loads while the request is on its way.
     const [response, { readOpenAIStream }] = await Promise.all([
-      postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context),
+      postJson(this.#url, body, this.#http(signal), this.#context),
       import('./openai-stream'),
     ])
     yield* readOpenAIStream(response, signal, this.#context)
   }
 
-  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
+    checkAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toOpenAIRequest(this.#options.model, prompt.messages, options, stream)
+    return toOpenAIRequest(this.#options.model, await inlineAttachments(prompt.messages), options, stream)
   }
 
   #http(signal: AbortSignal | undefined) {
