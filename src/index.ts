@@ -85,6 +85,7 @@ export {
   type ToolExecutionResult,
 } from './tools'
 export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './core'
+export type { StreamPart, ToolCallDelta } from './core'
 export { ToolCallError, ToolCallLimitExceededError } from './tools'
 export {
   ToolCallingAdvisor,

@@ -8,6 +8,8 @@ import {
   guardedStream,
   systemMessage,
   userMessage,
+  userMessageOf,
+  type AttachmentPart,
   type Message,
   type ChatModel,
   type ChatOptions,
@@ -15,6 +17,8 @@ import {
   OUTPUT_SCHEMA_KEY,
   modelCallAdvisor,
   modelStreamAdvisor,
+  lazyIterator,
+  type StreamPart,
   type ToolCallback,
 } from '../core'
 import type { ToolCallingAdvisorBuilder } from '../advisors'
@@ -28,6 +32,8 @@ interface CallSpec {
   system: string | undefined
   messages: Message[]
   user: string | undefined
+  /** Images and files sent with the user text. */
+  attachments: AttachmentPart[]
   tools: ToolCallback[]
   toolContext: Record<string, unknown>
   options: ChatOptions
@@ -122,8 +128,10 @@ export class ChatClientRequestSpec {
     return this
   }
 
-  user(text: string): this {
+  /** The user message; attachments (images, files) go with it as parts, after the text. */
+  user(text: string, attachments: readonly AttachmentPart[] = []): this {
     this.#spec.user = text
+    this.#spec.attachments = [...attachments]
     return this
   }
 
@@ -256,8 +264,23 @@ export class StreamResponseSpec {
     return this.#read((chunk) => chunk.chatResponse?.results[0]?.output.text || undefined)
   }
 
-  #read<T>(pick: (chunk: ChatClientResponse) => T | undefined): AsyncIterable<T> {
-    const spec = this.#spec
+  /**
+   * What happens, as typed events in order: rounds, reasoning and text deltas, each tool call as it
+   * starts and its arguments as they stream, approvals, tool results, and a last `finish`. A UI
+   * draws a tool card the moment the model starts the call.
+   */
+  parts(): AsyncIterable<StreamPart> {
+    return {
+      [Symbol.asyncIterator]: () =>
+        // Loaded on first use: apps that never read parts do not ship the part stream.
+        lazyIterator(() =>
+          import('./part-stream').then(({ PartStream }) => new PartStream((extra) => this.#read((c) => c, extra))),
+        ),
+    }
+  }
+
+  #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
+    const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
     const open = (signal: AbortSignal) => {
       const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
       return chain.nextStream({ ...toRequest(spec), signal })
@@ -272,6 +295,7 @@ function emptySpec(model: ChatModel): CallSpec {
     system: undefined,
     messages: [],
     user: undefined,
+    attachments: [],
     tools: [],
     toolContext: {},
     options: {},
@@ -290,6 +314,7 @@ function copySpec(spec: Readonly<CallSpec>): CallSpec {
   return {
     ...spec,
     messages: [...spec.messages],
+    attachments: [...spec.attachments],
     tools: [...spec.tools],
     toolContext: { ...spec.toolContext },
     options: { ...spec.options },
@@ -303,7 +328,12 @@ function toRequest(spec: CallSpec): ChatClientRequest {
   const messages: Message[] = []
   if (spec.system !== undefined) messages.push(systemMessage(spec.system))
   messages.push(...spec.messages)
-  if (spec.user !== undefined) messages.push(userMessage(spec.user))
+  if (spec.user !== undefined)
+    messages.push(
+      spec.attachments.length > 0
+        ? userMessageOf([...(spec.user ? [{ type: 'text' as const, text: spec.user }] : []), ...spec.attachments])
+        : userMessage(spec.user),
+    )
 
   const options: ChatOptions = { ...spec.options }
   const tools = [...spec.tools, ...(spec.options.tools ?? [])]

@@ -7,6 +7,18 @@ export interface ToolCall {
   arguments: string
 }
 
+/**
+ * Progress of a tool call while the model generates it, on stream chunks of a request that asked
+ * for it (`ChatOptions.toolCallDeltas`). The first delta of a call starts it; the whole call still
+ * arrives once, in `toolCalls`, at the end. `index` is the call's place among the message's calls.
+ */
+export interface ToolCallDelta {
+  index: number
+  id: string
+  name: string
+  argumentsDelta: string
+}
+
 /** The answer to one tool call, matched to it by `id`. */
 export interface ToolResponse {
   id: string
@@ -41,6 +53,8 @@ export interface AssistantMessage {
    * stay the whole of each; see `partsOf`.
    */
   parts?: AssistantPart[]
+  /** On a stream chunk only: progress of the tool calls being generated (see `ToolCallDelta`). */
+  toolCallDeltas?: ToolCallDelta[]
   metadata?: Metadata
 }
 export interface ToolResponseMessage {

@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { AssistantPart, ToolCall, ChatResponse } from '../core'
+import type { AssistantPart, ToolCall, ToolCallDelta, ChatResponse } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
@@ -20,6 +20,8 @@ interface Block {
   id?: string | undefined
   name?: string | undefined
   text: string
+  /** Its place among the message's tool calls (tool_use blocks only). */
+  toolIndex: number
   json: string
   thinking: string
   signature: string
@@ -42,8 +44,13 @@ export class AnthropicStreamReader {
   #stopReason: string | undefined
   #text = ''
   #done = false
+  #toolCount = 0
 
-  constructor(private readonly context: ErrorContext) {}
+  constructor(
+    private readonly context: ErrorContext,
+    /** Send tool calls' progress as they are generated (`toolCallDeltas`). */
+    private readonly toolCallDeltas = false,
+  ) {}
 
   read(message: EventSourceMessage): ChatResponse[] {
     if (this.#done) return []
@@ -141,17 +148,20 @@ export class AnthropicStreamReader {
     const type = optionalString(block['type'], `${path}.type`, this.context) ?? 'text'
     const text = optionalString(block['text'], `${path}.text`, this.context) ?? ''
     const thinking = optionalString(block['thinking'], `${path}.thinking`, this.context) ?? ''
-    this.#blocks.set(index, {
+    const started: Block = {
       type,
       id: optionalString(block['id'], `${path}.id`, this.context),
       name: optionalString(block['name'], `${path}.name`, this.context),
       text: '',
+      toolIndex: type === 'tool_use' ? this.#toolCount++ : -1,
       json: '',
       thinking,
       signature: optionalString(block['signature'], `${path}.signature`, this.context) ?? '',
       data: optionalString(block['data'], `${path}.data`, this.context) ?? '',
-    })
-    if (type === 'text' && text) return [this.#textChunk(text, this.#blocks.get(index))]
+    }
+    this.#blocks.set(index, started)
+    if (type === 'tool_use') return this.#progress(started, '')
+    if (type === 'text' && text) return [this.#textChunk(text, started)]
     return type === 'thinking' && thinking ? [reasoningChunk(thinking)] : []
   }
 
@@ -170,15 +180,25 @@ export class AnthropicStreamReader {
         if (block) block.thinking += thinking
         return thinking ? [reasoningChunk(thinking)] : []
       }
-      case 'input_json_delta':
-        this.#blockOf(block, index).json += field('partial_json')
-        return []
+      case 'input_json_delta': {
+        const json = field('partial_json')
+        const started = this.#blockOf(block, index)
+        started.json += json
+        return json ? this.#progress(started, json) : []
+      }
       case 'signature_delta':
         this.#blockOf(block, index).signature = field('signature')
         return []
       default:
         return []
     }
+  }
+
+  #progress(block: Block, argumentsDelta: string): ChatResponse[] {
+    if (!this.toolCallDeltas || block.type !== 'tool_use') return []
+    const delta: ToolCallDelta = { index: block.toolIndex, id: block.id ?? '', name: block.name ?? '', argumentsDelta }
+    const output = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas: [delta] }
+    return [{ results: [{ output, metadata: {} }], metadata: {} }]
   }
 
   #blockOf(block: Block | undefined, index: number): Block {
@@ -224,8 +244,9 @@ export async function* readAnthropicStream(
   response: Response,
   signal: AbortSignal | undefined,
   context: ErrorContext,
+  toolCallDeltas = false,
 ): AsyncGenerator<ChatResponse, void, undefined> {
-  const reader = new AnthropicStreamReader(context)
+  const reader = new AnthropicStreamReader(context, toolCallDeltas)
   for await (const event of serverSentEvents(response, signal, context)) yield* reader.read(event)
   yield reader.finish()
 }

@@ -44,7 +44,7 @@ export class AnthropicChatModel implements ChatModel {
       postJson(this.#url, body, this.#http(signal), this.#context),
       import('./anthropic-stream'),
     ])
-    yield* readAnthropicStream(response, signal, this.#context)
+    yield* readAnthropicStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */

@@ -45,7 +45,7 @@ export class OpenAIResponsesChatModel implements ChatModel {
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
     const response = await postJson(this.#url, await this.#body(prompt, true), this.#http(signal), this.#context)
-    const reader = new ResponsesStreamReader(this.#context)
+    const reader = new ResponsesStreamReader(this.#context, prompt.options.toolCallDeltas === true)
     for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
     yield reader.finish()
   }

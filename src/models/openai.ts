@@ -47,7 +47,7 @@ export class OpenAIChatModel implements ChatModel {
       postJson(this.#url, body, this.#http(signal), this.#context),
       import('./openai-stream'),
     ])
-    yield* readOpenAIStream(response, signal, this.#context)
+    yield* readOpenAIStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */

@@ -266,3 +266,36 @@ describe('OpenAI Responses parts', () => {
     expect(calls).toHaveLength(0)
   })
 })
+
+describe('tool-call progress on a stream (toolCallDeltas)', () => {
+  const models = {
+    'openai/chat-stream-tool-calls-parallel.sse': (fetch: typeof globalThis.fetch) =>
+      new OpenAIChatModel({ model: 'gpt-4o', fetch }),
+    'anthropic/messages-stream-tool-use-parallel.sse': (fetch: typeof globalThis.fetch) =>
+      new AnthropicChatModel({ model: 'claude', fetch }),
+    'openai-responses/stream-parallel-function-calls.sse': (fetch: typeof globalThis.fetch) =>
+      new OpenAIResponsesChatModel({ model: 'gpt-5', fetch }),
+  }
+
+  for (const [file, create] of Object.entries(models)) {
+    it(`${file}: each call starts, its fragments add up to the whole call at the end`, async () => {
+      const { fetch } = fakeFetch(responseOf(recording(file)), responseOf(recording(file)))
+      const model = create(fetch)
+      const prompt: Prompt = { messages: [userMessage('?')], options: { toolCallDeltas: true } }
+      const chunks = await collect(model.stream(prompt))
+      const progress = chunks.flatMap((chunk) => chunk.results[0]!.output.toolCallDeltas ?? [])
+      const whole = aggregateChunks(chunks).results[0]!.output.toolCalls
+      expect(whole.length).toBeGreaterThan(1)
+      whole.forEach((call, index) => {
+        const own = progress.filter((delta) => delta.index === index)
+        expect(own[0]).toMatchObject({ id: call.id, name: call.name })
+        expect(own.every((delta) => delta.id === call.id)).toBe(true)
+        expect(own.map((delta) => delta.argumentsDelta).join('')).toBe(call.arguments)
+      })
+      // The whole calls come after all their progress, in the last chunk.
+      expect(chunks.findIndex((chunk) => chunk.results[0]!.output.toolCalls.length > 0)).toBe(chunks.length - 1)
+      const plain = await collect(model.stream({ ...prompt, options: {} }))
+      expect(plain.some((chunk) => chunk.results[0]!.output.toolCallDeltas)).toBe(false)
+    })
+  }
+})
