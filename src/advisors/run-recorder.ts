@@ -22,6 +22,7 @@ import {
   type Redactor,
 } from '../trace'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
+import { tracedParts } from './traced-parts'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -133,6 +134,7 @@ export class RunRecorder {
       ...(generation?.output.reasoning ? { reasoning: this.redactor.text(generation.output.reasoning) } : {}),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.#toolCall(call)),
     } as TraceEventBody & { type: 'model-response' }
+    if (generation?.output.parts) body.parts = tracedParts(generation.output.parts, this.#mask)
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
     if (typeof metadata?.model === 'string') body.model = metadata.model
@@ -317,6 +319,14 @@ export class RunRecorder {
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
           ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.#mask) } : {}),
+        }
+        break
+      case 'user':
+        traced = {
+          role: 'user',
+          text: this.redactor.text(message.text),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.#mask) } : {}),
         }
         break
       default:
@@ -325,6 +335,8 @@ export class RunRecorder {
     if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
     return traced
   }
+
+  readonly #mask = (text: string): string => this.redactor.text(text)
 
   #toolCall(call: ToolCall): ToolCall {
     return { id: call.id, name: call.name, arguments: this.redactor.text(call.arguments) }

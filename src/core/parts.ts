@@ -39,6 +39,8 @@ export interface ImagePart {
   mediaType?: string
   /** A file name to show, e.g. the picked file's. */
   name?: string
+  /** Bytes, when known; a trace, which leaves the bytes out, says how many there were. */
+  size?: number
 }
 
 /** A document: PDF and plain text at least. `data` is a `data:` URL, an `https:` URL, or a Blob. */
@@ -48,6 +50,8 @@ export interface FilePart {
   /** `application/pdf`, `text/plain`, …; read from the Blob or data URL when absent. */
   mediaType?: string
   name?: string
+  /** Bytes, when known; a trace, which leaves the bytes out, says how many there were. */
+  size?: number
 }
 
 export type AttachmentPart = ImagePart | FilePart
