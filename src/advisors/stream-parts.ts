@@ -1,8 +1,5 @@
 import {
   LOWEST_PRECEDENCE,
-  ROUND_KEY,
-  contextValue,
-  pickFromStream,
   type ChainEvent,
   type ChainEventListener,
   type ChatClientRequest,
@@ -26,10 +23,17 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
   round = 0
   readonly #announced = new Set<string>()
 
-  constructor(private readonly report: (part: StreamPart) => void) {}
+  /**
+   * `roundOf` reads the tool loop's round from a request's context (`ROUND_KEY`); it is handed in
+   * so this advisor, loaded on demand, shares no module with the core chunk that it does not need.
+   */
+  constructor(
+    private readonly report: (part: StreamPart) => void,
+    private readonly roundOf: (context: Readonly<Record<string, unknown>>) => number | undefined,
+  ) {}
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
-    const round = contextValue(request.context, ROUND_KEY) ?? this.round + 1
+    const round = this.roundOf(request.context) ?? this.round + 1
     if (round !== this.round) {
       this.round = round
       this.report({ type: 'round-start', round })
@@ -39,7 +43,7 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
     // Ids of calls whose start this round reported, by their place in the message.
     const started = new Map<number, string>()
     let finishReason: string | undefined
-    const chunks = pickFromStream(chain.nextStream(forwarded), (chunk) => {
+    const read = (chunk: ChatClientResponse): ChatClientResponse => {
       const generation = chunk.chatResponse?.results[0]
       if (!generation) return chunk
       finishReason = generation.metadata.finishReason ?? finishReason
@@ -53,22 +57,24 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
         if (delta.argumentsDelta)
           this.report({ type: 'tool-call-delta', round, id, argumentsDelta: delta.argumentsDelta })
       }
-      output.toolCalls.forEach((call) => {
+      for (const call of output.toolCalls) {
         // A model that sends its calls whole starts them here.
         this.#start(call.id, call.name)
         this.report({ type: 'tool-call', round, id: call.id, name: call.name, arguments: call.arguments })
-      })
+      }
       return chunk
-    })
+    }
     return {
       [Symbol.asyncIterator]: () => {
-        const iterator = chunks[Symbol.asyncIterator]()
+        const iterator = chain.nextStream(forwarded)[Symbol.asyncIterator]()
         return {
           next: () =>
             iterator.next().then((step) => {
-              if (step.done) this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) })
+              if (!step.done) return { done: false, value: read(step.value) }
+              this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) })
               return step
             }),
+          // Stopping reaches the model at once, even while a chunk is awaited.
           return: () => iterator.return?.() ?? Promise.resolve({ done: true, value: undefined }),
         }
       },

@@ -8,13 +8,14 @@ import {
   guardedStream,
   systemMessage,
   userMessage,
-  userMessageOf,
   type AttachmentPart,
   type Message,
   type ChatModel,
   type ChatOptions,
   type ChatResponse,
   OUTPUT_SCHEMA_KEY,
+  ROUND_KEY,
+  contextValue,
   modelCallAdvisor,
   modelStreamAdvisor,
   lazyIterator,
@@ -274,7 +275,13 @@ export class StreamResponseSpec {
       [Symbol.asyncIterator]: () =>
         // Loaded on first use: apps that never read parts do not ship the part stream.
         lazyIterator(() =>
-          import('./part-stream').then(({ PartStream }) => new PartStream((extra) => this.#read((c) => c, extra))),
+          import('./part-stream').then(
+            ({ PartStream }) =>
+              new PartStream(
+                (extra) => this.#read((chunk) => chunk, extra),
+                (context) => contextValue(context, ROUND_KEY),
+              ),
+          ),
         ),
     }
   }
@@ -328,12 +335,12 @@ function toRequest(spec: CallSpec): ChatClientRequest {
   const messages: Message[] = []
   if (spec.system !== undefined) messages.push(systemMessage(spec.system))
   messages.push(...spec.messages)
-  if (spec.user !== undefined)
-    messages.push(
-      spec.attachments.length > 0
-        ? userMessageOf([...(spec.user ? [{ type: 'text' as const, text: spec.user }] : []), ...spec.attachments])
-        : userMessage(spec.user),
-    )
+  if (spec.user !== undefined) {
+    const text = spec.user
+    const parts =
+      spec.attachments.length > 0 ? [...(text ? [{ type: 'text' as const, text }] : []), ...spec.attachments] : []
+    messages.push(parts.length > 0 ? { role: 'user', text, parts } : userMessage(text))
+  }
 
   const options: ChatOptions = { ...spec.options }
   const tools = [...spec.tools, ...(spec.options.tools ?? [])]

@@ -18,9 +18,12 @@ export class PartStream implements AsyncIterator<StreamPart> {
   #usage: Usage | undefined
   readonly #advisor: StreamPartsAdvisor
 
-  /** `open` runs the chain with the advisors given plus the one that reports parts. */
-  constructor(open: (extra: AnyAdvisor[]) => AsyncIterable<ChatClientResponse>) {
-    this.#advisor = new StreamPartsAdvisor(this.#push)
+  /** `open` runs the chain with the advisors given plus the one that reports parts; `roundOf` reads a context's round. */
+  constructor(
+    open: (extra: AnyAdvisor[]) => AsyncIterable<ChatClientResponse>,
+    roundOf: (context: Readonly<Record<string, unknown>>) => number | undefined,
+  ) {
+    this.#advisor = new StreamPartsAdvisor(this.#push, roundOf)
     this.#source = open([this.#advisor])[Symbol.asyncIterator]()
   }
 

@@ -10,7 +10,7 @@ import {
   type Usage,
   type UserMessage,
 } from '../core'
-import { attachmentType, base64Of, isTextFile, textFileText } from './attachments'
+import { attachmentType, base64Of, isTextFile, textFileText } from './attachment-data'
 import type { ErrorContext } from './errors'
 import { count, firstNonEmpty, isWireObject, objectAt, optionalArray, optionalString } from './wire'
 

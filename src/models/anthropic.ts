@@ -2,7 +2,7 @@ import type { ChatModel, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
-import { ANTHROPIC_ATTACHMENTS, checkAttachments, inlineAttachments } from './attachments'
+import { withAttachments } from './with-attachments'
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */
@@ -49,11 +49,10 @@ export class AnthropicChatModel implements ChatModel {
 
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
-    checkAttachments(prompt.messages, ANTHROPIC_ATTACHMENTS, this.#context)
     return toAnthropicRequest(
       this.#options.model,
       this.#options.maxTokens ?? 1024,
-      await inlineAttachments(prompt.messages),
+      await withAttachments(prompt.messages, 'anthropic', this.#context),
       prompt.options,
       stream,
     )

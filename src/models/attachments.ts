@@ -1,13 +1,13 @@
 import {
   byteSizeOf,
   isBlob,
-  mediaTypeOf,
   sourceOf,
   type AttachmentPart,
   type Message,
   type UserMessage,
   type UserPart,
 } from '../core'
+import { attachmentType, base64OfBytes, TEXT_FILE_TYPES } from './attachment-data'
 import { ChatModelError, type ErrorContext } from './errors'
 
 /** What a provider accepts as attachments; checked before any request is sent. */
@@ -26,7 +26,7 @@ export interface AttachmentRules {
 
 const MB = 1024 * 1024
 /** The image types every vision API here takes. */
-export const COMMON_IMAGES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif']
+const COMMON_IMAGES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif']
 
 /** OpenAI (Chat Completions and Responses): PNG, JPEG, WebP, non-animated GIF up to 20 MB; PDFs up to 32 MB. */
 export const OPENAI_ATTACHMENTS: AttachmentRules = {
@@ -44,36 +44,6 @@ export const ANTHROPIC_ATTACHMENTS: AttachmentRules = {
   documentTypes: ['application/pdf'],
   maxDocumentBytes: 32 * MB,
   documentUrls: true,
-}
-
-/** Plain text files are read and sent as text by every adapter. */
-export const TEXT_FILE_TYPES = ['text/plain', 'text/markdown', 'text/csv']
-
-const EXTENSIONS: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  svg: 'image/svg+xml',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-  heic: 'image/heic',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-}
-
-/** The media type of an attachment, from the part, its bytes, or (a URL) its file extension. */
-export function attachmentType(part: AttachmentPart): string | undefined {
-  const known = mediaTypeOf(part)
-  if (known) return known === 'image/jpg' ? 'image/jpeg' : known
-  const source = sourceOf(part)
-  const name = part.name ?? (typeof source === 'string' ? source.split(/[?#]/)[0] : '')
-  const extension = /\.([a-z0-9]+)$/i.exec(name ?? '')?.[1]?.toLowerCase()
-  return extension ? EXTENSIONS[extension] : undefined
 }
 
 /**
@@ -130,6 +100,19 @@ function megabytes(bytes: number): string {
 }
 
 /**
+ * Checks the attachments against `rules` (throwing before anything is sent) and reads Blobs into
+ * `data:` URLs. Loaded on demand by the adapters, only for prompts that have parts.
+ */
+export async function prepareAttachments(
+  messages: readonly Message[],
+  rules: AttachmentRules,
+  context: ErrorContext,
+): Promise<readonly Message[]> {
+  checkAttachments(messages, rules, context)
+  return inlineAttachments(messages)
+}
+
+/**
  * The messages with every Blob attachment read into a `data:` URL (what a JSON request can carry).
  * The same array, synchronously, when there is none: a text-only prompt costs one scan.
  */
@@ -160,40 +143,4 @@ async function inlineMessage(message: UserMessage): Promise<UserMessage> {
 
 async function dataUrlOf(blob: Blob, mediaType: string): Promise<string> {
   return `data:${mediaType};base64,${base64OfBytes(new Uint8Array(await blob.arrayBuffer()))}`
-}
-
-function base64OfBytes(bytes: Uint8Array): string {
-  let binary = ''
-  // String.fromCharCode takes a bounded number of arguments: convert in slices.
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
-}
-
-/** The base64 payload of a data URL (what Anthropic's `source.data` wants). */
-export function base64Of(dataUrl: string): string {
-  const comma = dataUrl.indexOf(',')
-  const payload = dataUrl.slice(comma + 1)
-  if (/;base64$/i.test(dataUrl.slice(0, comma))) return payload
-  return base64OfBytes(new TextEncoder().encode(decodeURIComponent(payload)))
-}
-
-/** The text of a plain-text file given as a data URL (after `inlineAttachments`). */
-export function textOfDataUrl(dataUrl: string): string {
-  const comma = dataUrl.indexOf(',')
-  const payload = dataUrl.slice(comma + 1)
-  if (!/;base64$/i.test(dataUrl.slice(0, comma))) return decodeURIComponent(payload)
-  const binary = atob(payload)
-  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0))
-  return new TextDecoder().decode(bytes)
-}
-
-/** A plain-text file as the text a model reads: its name, then its content. */
-export function textFileText(part: AttachmentPart): string {
-  const source = sourceOf(part) as string
-  return `${part.name ?? 'file'}:\n${textOfDataUrl(source)}`
-}
-
-export function isTextFile(part: AttachmentPart): boolean {
-  const type = attachmentType(part)
-  return part.type === 'file' && type !== undefined && TEXT_FILE_TYPES.includes(type)
 }

@@ -4,11 +4,6 @@ export * from './openai'
 export * from './openai-responses'
 export * from './scripted'
 export * from './stable-id'
-export {
-  COMMON_IMAGES,
-  checkAttachments,
-  inlineAttachments,
-  isTextFile,
-  textFileText,
-  type AttachmentRules,
-} from './attachments'
+export { isTextFile, textFileText } from './attachment-data'
+export type { AttachmentRules } from './attachments'
+export { withAttachments } from './with-attachments'

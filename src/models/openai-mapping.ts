@@ -9,7 +9,7 @@ import {
   type Usage,
   type UserMessage,
 } from '../core'
-import { isTextFile, textFileText } from './attachments'
+import { isTextFile, textFileText } from './attachment-data'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { stableToolCallId } from './stable-id'

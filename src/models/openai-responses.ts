@@ -5,7 +5,7 @@ import { postJson, readJson } from './http'
 import { serverSentEvents } from './sse'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
 import { ResponsesStreamReader } from './openai-responses-stream'
-import { checkAttachments, inlineAttachments, OPENAI_ATTACHMENTS } from './attachments'
+import { withAttachments } from './with-attachments'
 
 export interface OpenAIResponsesChatModelOptions {
   /** Default `https://api.openai.com/v1`; the adapter posts to `${baseURL}/responses`. */
@@ -52,9 +52,13 @@ export class OpenAIResponsesChatModel implements ChatModel {
 
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
-    checkAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toResponsesRequest(this.#options.model, await inlineAttachments(prompt.messages), options, stream)
+    return toResponsesRequest(
+      this.#options.model,
+      await withAttachments(prompt.messages, 'openai', this.#context),
+      options,
+      stream,
+    )
   }
 
   #http(signal: AbortSignal | undefined) {

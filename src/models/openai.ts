@@ -2,7 +2,7 @@ import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromOpenAICompletion, toOpenAIRequest } from './openai-mapping'
-import { checkAttachments, inlineAttachments, OPENAI_ATTACHMENTS } from './attachments'
+import { withAttachments } from './with-attachments'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -52,9 +52,13 @@ export class OpenAIChatModel implements ChatModel {
 
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
-    checkAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toOpenAIRequest(this.#options.model, await inlineAttachments(prompt.messages), options, stream)
+    return toOpenAIRequest(
+      this.#options.model,
+      await withAttachments(prompt.messages, 'openai', this.#context),
+      options,
+      stream,
+    )
   }
 
   #http(signal: AbortSignal | undefined) {

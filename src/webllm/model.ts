@@ -8,7 +8,7 @@ import {
   type ChatResponse,
   type Prompt,
 } from '../core'
-import { checkAttachments, COMMON_IMAGES, inlineAttachments, type AttachmentRules } from '../models'
+import { withAttachments, type AttachmentRules } from '../models'
 import { AnswerStreamer, parseReply } from './constrained-json'
 import type { WebLLMCreateOptions } from './create'
 import type { ToolStrategy, WebLLMEngine } from './engine'
@@ -54,7 +54,7 @@ export class WebLLMChatModel implements ChatModel {
     this.toolStrategy = options.toolStrategy ?? defaultToolStrategy(options.model)
     this.vision = options.vision ?? /vision/i.test(options.model)
     this.#attachments = {
-      imageTypes: this.vision ? COMMON_IMAGES : [],
+      imageTypes: this.vision ? ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] : [],
       // WebLLM decodes images in the page; past this a photo only costs memory and time.
       maxImageBytes: 20 * 1024 * 1024,
       documentTypes: [],
@@ -173,12 +173,8 @@ export class WebLLMChatModel implements ChatModel {
 
   /** Attachments are checked before the engine sees anything; Blobs are read into data URLs. */
   async #request(prompt: Prompt) {
-    checkAttachments(prompt.messages, this.#attachments, {
-      provider: this.provider,
-      label: 'WebLLM',
-      model: this.model,
-    })
-    const messages = await inlineAttachments(prompt.messages)
+    const context = { provider: this.provider, label: 'WebLLM', model: this.model }
+    const messages = await withAttachments(prompt.messages, this.#attachments, context)
     return toWebLLMRequest({ ...prompt, messages: [...messages] }, this.toolStrategy)
   }
 
