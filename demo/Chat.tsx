@@ -1,7 +1,7 @@
 import type { ApprovalQueue, ChatClient, ChatMemory } from 'advisor-chain'
 import { ApprovalPrompt } from './ApprovalPrompt'
-import { useChat, type ChatMessageView } from 'advisor-chain/react'
-import { useEffect, useRef, useState } from 'react'
+import { useChat, type ChatMessageView, type ChatPartView, type ToolCallPartView } from 'advisor-chain/react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { scenarios } from './scripted-demo'
 
 const statusText = {
@@ -30,8 +30,10 @@ export function Chat({
   disabledReason?: string
   onActivity: () => void
 }) {
-  const chat = useChat(client, { ...(memory ? { memory } : {}), conversationId })
+  const chat = useChat(client, { ...(memory ? { memory } : {}), conversationId, approvals })
   const [draft, setDraft] = useState('')
+  const [files, setFiles] = useState<File[]>([])
+  const picker = useRef<HTMLInputElement>(null)
   const end = useRef<HTMLDivElement>(null)
   const busy = chat.status === 'streaming' || chat.status === 'running-tools'
   useEffect(() => {
@@ -41,9 +43,10 @@ export function Chat({
     if (!busy) onActivity()
   }, [busy, onActivity])
   const send = (text: string) => {
-    if (!client || !text.trim() || busy) return
-    void chat.send(text.trim())
+    if (!client || (!text.trim() && files.length === 0) || busy) return
+    void chat.send(text.trim(), files)
     setDraft('')
+    setFiles([])
   }
   return (
     <main className="chat" aria-label="Conversation">
@@ -73,7 +76,11 @@ export function Chat({
           </div>
         )}
         {chat.messages.map((message) => (
-          <Bubble key={message.id} message={message} />
+          <Bubble
+            key={message.id}
+            message={message}
+            onApproval={(id, approved) => chat.addToolApproval({ id, approved })}
+          />
         ))}
         <div ref={end} />
       </div>
@@ -102,6 +109,42 @@ export function Chat({
         }}
       >
         <input
+          ref={picker}
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif,application/pdf,text/plain"
+          multiple
+          hidden
+          data-testid="attach-input"
+          onChange={(event) => {
+            // Read the list now: clearing the input (so the same file can be picked again) empties it.
+            const picked = [...(event.target.files ?? [])]
+            setFiles((chosen) => [...chosen, ...picked])
+            event.target.value = ''
+          }}
+        />
+        <button
+          type="button"
+          className="secondary attach"
+          aria-label="Attach an image or file"
+          onClick={() => picker.current?.click()}
+          disabled={!client || busy}
+        >
+          +
+        </button>
+        {files.map((file, index) => (
+          <span key={`${file.name}-${index}`} className="attachment-chip" data-testid="attachment-chip">
+            {file.name}
+            <button
+              type="button"
+              className="link"
+              aria-label={`Remove ${file.name}`}
+              onClick={() => setFiles((chosen) => chosen.filter((_, at) => at !== index))}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        <input
           aria-label="Message"
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
@@ -113,7 +156,7 @@ export function Chat({
             Stop
           </button>
         ) : (
-          <button type="submit" className="primary" disabled={!client || !draft.trim()}>
+          <button type="submit" className="primary" disabled={!client || (!draft.trim() && files.length === 0)}>
             Send
           </button>
         )}
@@ -130,33 +173,106 @@ export function Chat({
   )
 }
 
-function Bubble({ message }: { message: ChatMessageView }) {
+/** A bubble draws its parts in the order they happened: reasoning, text and tool cards interleaved. */
+function Bubble({
+  message,
+  onApproval,
+}: {
+  message: ChatMessageView
+  onApproval: (id: string, approved: boolean) => void
+}) {
+  const waiting = message.pending && message.parts.length === 0
   return (
     <article className={`bubble ${message.role}`} data-testid={`message-${message.role}`}>
-      {message.reasoning && (
-        <details className="reasoning" data-testid="message-reasoning">
-          <summary>{message.pending && !message.text ? 'Thinking…' : 'Thought'}</summary>
-          <div className="text">{message.reasoning}</div>
-        </details>
-      )}
-      {message.toolCalls.map((call) => (
-        <details key={call.id} className={`tool-call ${call.status}`} data-testid="tool-call">
-          <summary>
-            <span className={`tool-icon ${call.status}`} aria-hidden="true" />
-            {call.name}
-            <span className="muted">
-              {call.status === 'running' ? 'running…' : call.status === 'error' ? 'failed' : 'done'}
-            </span>
-          </summary>
-          <pre>{call.arguments}</pre>
-          {call.result !== undefined && <pre className="result">{call.result}</pre>}
-        </details>
+      {message.parts.map((part, index) => (
+        <Part
+          key={part.type === 'tool-call' ? part.id : index}
+          part={part}
+          thinking={!!message.pending && index === message.parts.length - 1}
+          onApproval={onApproval}
+        />
       ))}
-      {message.text && <div className="text">{message.text}</div>}
-      {message.pending && !message.text && !message.reasoning && message.toolCalls.length === 0 && (
-        <div className="typing" aria-label="Waiting for the answer" />
-      )}
+      {waiting && <div className="typing" aria-label="Waiting for the answer" />}
       {message.problem && <div className="problem">{message.problem}</div>}
     </article>
   )
+}
+
+function Part({
+  part,
+  thinking,
+  onApproval,
+}: {
+  part: ChatPartView
+  thinking: boolean
+  onApproval: (id: string, approved: boolean) => void
+}) {
+  switch (part.type) {
+    case 'text':
+      return part.text ? <div className="text">{part.text}</div> : null
+    case 'reasoning':
+      return (
+        <details className="reasoning" data-testid="message-reasoning">
+          <summary>{thinking ? 'Thinking…' : 'Thought'}</summary>
+          <div className="text">{part.text}</div>
+        </details>
+      )
+    case 'tool-call':
+      return <ToolCard call={part} onApproval={onApproval} />
+    case 'image':
+      return <Thumbnail image={part.image} name={part.name} />
+    case 'file':
+      return (
+        <div className="attachment-file" data-testid="message-file">
+          {part.name ?? 'file'}
+          {part.data instanceof Blob && <span className="muted"> · {Math.ceil(part.data.size / 1024)} KB</span>}
+        </div>
+      )
+  }
+}
+
+const stateText = {
+  'streaming-arguments': 'writing arguments…',
+  'awaiting-approval': 'waiting for you',
+  running: 'running…',
+  done: 'done',
+  error: 'failed',
+}
+
+function ToolCard({
+  call,
+  onApproval,
+}: {
+  call: ToolCallPartView
+  onApproval: (id: string, approved: boolean) => void
+}) {
+  const status = call.state === 'done' || call.state === 'error' ? call.state : 'running'
+  return (
+    <details className={`tool-call ${status}`} data-testid="tool-call" data-state={call.state}>
+      <summary>
+        <span className={`tool-icon ${status}`} aria-hidden="true" />
+        {call.name}
+        <span className="muted">{call.approval === 'rejected' ? 'declined' : stateText[call.state]}</span>
+      </summary>
+      <pre>{call.arguments}</pre>
+      {call.state === 'awaiting-approval' && (
+        <div className="card-approval">
+          <button type="button" className="primary" onClick={() => onApproval(call.id, true)}>
+            Allow
+          </button>
+          <button type="button" className="secondary" onClick={() => onApproval(call.id, false)}>
+            Deny
+          </button>
+        </div>
+      )}
+      {call.result !== undefined && <pre className="result">{call.result}</pre>}
+    </details>
+  )
+}
+
+/** An attached image, drawn from its Blob (or URL) for as long as the bubble shows it. */
+function Thumbnail({ image, name }: { image: string | Blob; name: string | undefined }) {
+  const url = useMemo(() => (typeof image === 'string' ? image : URL.createObjectURL(image)), [image])
+  useEffect(() => () => (typeof image === 'string' ? undefined : URL.revokeObjectURL(url)), [image, url])
+  return <img className="attachment-image" src={url} alt={name ?? 'attached image'} data-testid="message-image" />
 }

@@ -1,4 +1,5 @@
 import {
+  attachmentsOf,
   ChatModelError,
   ScriptedChatModel,
   type Message,
@@ -110,11 +111,26 @@ function tripPlan(prompt: Prompt): ScriptStep {
   return { text: '```json\n' + JSON.stringify(plan, null, 2) + '\n```', delayMs: 6 }
 }
 
+/** An image sent by the user: the scripted model cannot see it, but says what it received, then notes it. */
+function aboutAttachments(messages: readonly Message[]): ScriptStep | undefined {
+  const user = messages.findLast((message) => message.role === 'user')
+  const images = user ? attachmentsOf(user).filter((part) => part.type === 'image') : []
+  if (images.length === 0) return undefined
+  const names = images.map((image) => image.name ?? 'an image').join(', ')
+  return {
+    text: `You sent ${names}. I am scripted and cannot see pixels, but the model request carried it as an image part (see the prompt in the devtools). I will note it. `,
+    toolCalls: [call('add_note', { text: `image: ${names}` })],
+    delayMs: pause,
+  }
+}
+
 export function scriptedDemoModel(): ScriptedChatModel {
   return new ScriptedChatModel(
     (prompt) => {
       const messages = prompt.messages
       if (lastOf(messages)?.role === 'tool') return answerFromTools(messages)
+      const attached = aboutAttachments(messages)
+      if (attached) return attached
       if (prompt.options.responseFormat || lastUserText(messages).includes('JSON Schema')) return tripPlan(prompt)
       const text = lastUserText(messages).toLowerCase()
       const echo = /^repeat:\s*([\s\S]*)$/i.exec(lastUserText(messages))?.[1]

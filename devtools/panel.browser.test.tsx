@@ -88,6 +88,45 @@ describe('the devtools panel in a page', () => {
     )
   })
 
+  it('shows the parts of a prompt: images as thumbnails, files as name and size', async () => {
+    const store = createDevtoolsStore()
+    const image = 'data:image/png;base64,iVBORw0KGgo='
+    for (const event of sampleRun({ answer: 'It is noon.' })) {
+      if (event.type !== 'model-request' || event.shared !== undefined) store.emit(event)
+      else
+        store.emit({
+          ...event,
+          messages: event.messages.map((message) =>
+            message.role === 'user'
+              ? {
+                  ...message,
+                  parts: [
+                    { type: 'text', text: message.text },
+                    { type: 'image', image, mediaType: 'image/png', name: 'clock.png', size: 8 },
+                    { type: 'image', image: 'https://tracker.example/pixel.png' },
+                    { type: 'file', data: '', mediaType: 'application/pdf', name: 'times.pdf', size: 5000 },
+                  ],
+                }
+              : message,
+          ),
+        })
+    }
+    store.flush()
+    const shadow = shadowOf(await render(<AdvisorDevtoolsPanel store={store} />))
+    const prompt = [...shadow.querySelectorAll<HTMLElement>('[role="tab"]')].find((tab) => tab.textContent === 'Prompt')
+    await act(async () => prompt!.click())
+    const thumbnails = shadow.querySelectorAll<HTMLElement>('[data-testid="prompt-image"]')
+    expect(thumbnails).toHaveLength(2)
+    expect(thumbnails[0]!.querySelector('img')!.getAttribute('src')).toBe(image)
+    expect(thumbnails[0]!.textContent).toBe('clock.png · image/png · 8 B')
+    // A link that could reach the network is shown as text, never loaded.
+    expect(thumbnails[1]!.querySelector('img')).toBeNull()
+    expect(thumbnails[1]!.textContent).toContain('https://tracker.example/pixel.png')
+    expect(shadow.querySelector('[data-testid="prompt-file"]')!.textContent).toBe(
+      'times.pdf · application/pdf · 4.9 KB',
+    )
+  })
+
   it('keeps the host page when the panel itself throws while rendering', async () => {
     const store = filled()
     store.runs = () => {

@@ -34,6 +34,25 @@ export {
   type UserMessage,
 } from './core'
 export {
+  assistantMessageOf,
+  attachmentsOf,
+  filePart,
+  imagePart,
+  partsOf,
+  textPart,
+  userMessageOf,
+  type AssistantPart,
+  type AttachmentPart,
+  type FilePart,
+  type ImagePart,
+  type MessagePart,
+  type ReasoningPart,
+  type TextPart,
+  type ToolCallPart,
+  type ToolResultPart,
+  type UserPart,
+} from './core'
+export {
   addUsage,
   hasToolCalls,
   type ChatModel,
@@ -67,6 +86,7 @@ export {
   type ToolExecutionResult,
 } from './tools'
 export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './core'
+export type { StreamPart, ToolCallDelta } from './core'
 export { ToolCallError, ToolCallLimitExceededError } from './tools'
 export {
   ToolCallingAdvisor,

@@ -143,6 +143,7 @@ export function Inspector({
                   text: model.response.text,
                   toolCalls: model.response.toolCalls,
                   ...(model.response.reasoning ? { reasoning: model.response.reasoning } : {}),
+                  ...(model.response.parts ? { parts: model.response.parts } : {}),
                 },
               ]}
               results={resultsOf(round)}

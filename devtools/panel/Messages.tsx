@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from 'advisor-chain/trace'
+import { partsOf, type FilePart, type ImagePart, type Message, type ToolCall } from 'advisor-chain/trace'
 import { useState } from 'react'
 import type { Change } from '../prompt'
 import { prettyJson } from './format'
@@ -92,6 +92,8 @@ function MessageView({
               <pre>{prettyJson(response.responseData)}</pre>
             </div>
           ))
+        ) : message.role !== 'system' && message.parts ? (
+          <Parts message={message} answers={answers} />
         ) : (
           <>
             {message.role === 'assistant' && message.reasoning && <Reasoning text={message.reasoning} />}
@@ -103,6 +105,73 @@ function MessageView({
       </section>
     </li>
   )
+}
+
+/** A message made of parts, in their order: reasoning folded, images as thumbnails, files as name and size. */
+function Parts({
+  message,
+  answers,
+}: {
+  message: Message
+  answers: ReadonlyMap<string, { text: string; failed: boolean }>
+}) {
+  return (
+    <>
+      {partsOf(message).map((part, index) => {
+        switch (part.type) {
+          case 'reasoning':
+            return part.text ? <Reasoning key={index} text={part.text} /> : null
+          case 'text':
+            return part.text ? (
+              <div key={index} className="message-text">
+                {part.text}
+              </div>
+            ) : null
+          case 'tool-call':
+            return <ToolCallView key={index} call={part} answer={answers.get(part.id)} />
+          case 'image':
+            return <Thumbnail key={index} part={part} />
+          case 'file':
+            return <Attachment key={index} part={part} />
+          default:
+            return null
+        }
+      })}
+    </>
+  )
+}
+
+/**
+ * An image of the prompt. Only links that cannot reach the network are drawn (a data: image or a
+ * blob: URL of this page), so an imported trace never makes the panel fetch anything.
+ */
+function Thumbnail({ part }: { part: ImagePart }) {
+  const link = typeof part.image === 'string' ? part.image : ''
+  const drawable = /^(data:image\/|blob:)/.test(link)
+  return (
+    <figure className="attachment image" data-testid="prompt-image">
+      {drawable ? (
+        <img src={link} alt={part.name ?? 'image'} />
+      ) : (
+        <div className="attachment-missing">{/^https?:/.test(link) ? link : 'image not kept in the trace'}</div>
+      )}
+      <figcaption>{describe(part)}</figcaption>
+    </figure>
+  )
+}
+
+function Attachment({ part }: { part: FilePart }) {
+  return (
+    <div className="attachment file" data-testid="prompt-file">
+      {describe(part)}
+    </div>
+  )
+}
+
+function describe(part: ImagePart | FilePart): string {
+  const size =
+    part.size === undefined ? '' : part.size < 1024 ? `${part.size} B` : `${(part.size / 1024).toFixed(1)} KB`
+  return [part.name, part.mediaType, size].filter(Boolean).join(' · ') || part.type
 }
 
 /** What the model thought before answering, folded so the answer stays in view. */

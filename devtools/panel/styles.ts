@@ -206,6 +206,11 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .message-text { white-space: pre-wrap; overflow-wrap: anywhere; padding: 7px 10px; }
 .reasoning { margin: 0 10px; border-left: 2px dashed var(--model); padding-left: 8px; }
 .reasoning .message-text { color: var(--fg2); font-style: italic; padding: 4px 0 6px; }
+.attachment { margin: 6px 10px; font-size: 11px; color: var(--fg2); font-family: var(--mono); }
+.attachment.image { display: inline-flex; flex-direction: column; gap: 3px; }
+.attachment.image img { max-width: 120px; max-height: 90px; object-fit: contain; border: 1px solid var(--line); border-radius: 4px; background: var(--bg2); }
+.attachment.file { border: 1px solid var(--line); border-radius: 4px; padding: 4px 8px; display: inline-block; }
+.attachment-missing { padding: 8px; border: 1px dashed var(--line); border-radius: 4px; max-width: 240px; overflow-wrap: anywhere; }
 .fold { text-align: center; padding: 2px; }
 .call { margin: 8px 10px; border: 1px solid var(--line); border-left: 3px solid var(--tool); border-radius: 6px; padding: 6px 8px; background: var(--bg); }
 .call.bad { border-left-color: var(--bad); }

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
-import { HIGHEST_PRECEDENCE } from '../core'
+import { HIGHEST_PRECEDENCE, filePart, imagePart } from '../core'
 import { AdvisorParams, ChatClient } from '../client'
 import { ScriptedChatModel, type ScriptStep } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool, ToolCallingManager } from '../tools'
 import { ToolCallingAdvisor } from './tool-calling'
-import { TraceCollector, TraceReader, type TraceEvent, reconstructMessages } from '../trace'
+import { TraceCollector, TraceReader, type TraceEvent, reconstructMessages, validateEvent } from '../trace'
 import { ObserverAdvisor } from './observer'
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })
@@ -348,5 +348,40 @@ describe('ObserverAdvisor redaction', () => {
     const text = JSON.stringify(collector.events)
     expect(text).not.toContain('1234-5678-9012-3456')
     expect(text).not.toContain('"123"')
+  })
+
+  it('records the parts of a message without their bytes: thumbnails as links, files as name and size', async () => {
+    const { collector, client } = setup(['Two cats and a report.'], { tools: false })
+    const small = 'data:image/png;base64,iVBORw0KGgo='
+    const large = `data:image/png;base64,${'A'.repeat(200_000)}`
+    const photo = new Blob([new Uint8Array(2048)], { type: 'image/jpeg' })
+    const pdf = new Blob([new Uint8Array(5000)], { type: 'application/pdf' })
+    await client
+      .prompt()
+      .user('What are these?', [
+        imagePart(small),
+        imagePart(large),
+        imagePart(photo, { name: 'cat.jpg' }),
+        filePart(pdf, { name: 'report.pdf' }),
+      ])
+      .call()
+      .content()
+    const [request] = collector.ofType('model-request')
+    const user = request!.messages.at(-1)!
+    expect(user.role === 'user' && user.parts).toEqual([
+      { type: 'text', text: 'What are these?' },
+      { type: 'image', image: small, mediaType: 'image/png', size: 8 },
+      { type: 'image', image: '', mediaType: 'image/png', size: 150_000 },
+      {
+        type: 'image',
+        image: expect.stringMatching(/^blob:/) as string,
+        mediaType: 'image/jpeg',
+        name: 'cat.jpg',
+        size: 2048,
+      },
+      { type: 'file', data: '', mediaType: 'application/pdf', name: 'report.pdf', size: 5000 },
+    ])
+    // A plain JSON trace event that the protocol accepts as it is.
+    expect(validateEvent(JSON.parse(JSON.stringify(request)))).toEqual(request)
   })
 })

@@ -22,6 +22,7 @@ import {
   type Redactor,
 } from '../trace'
 import type { ChunkRecorder } from './chunk-recorder'
+import { tracedParts } from './traced-parts'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -116,6 +117,7 @@ export class RunRecorder {
       ...(generation?.output.reasoning ? { reasoning: this.redactor.text(generation.output.reasoning) } : {}),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
     } as TraceEventBody & { type: 'model-response' }
+    if (generation?.output.parts) body.parts = tracedParts(generation.output.parts, this.#mask)
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
     if (typeof metadata?.model === 'string') body.model = metadata.model
@@ -296,6 +298,14 @@ export class RunRecorder {
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
           ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.#mask) } : {}),
+        }
+        break
+      case 'user':
+        traced = {
+          role: 'user',
+          text: this.redactor.text(message.text),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.#mask) } : {}),
         }
         break
       default:
@@ -304,6 +314,8 @@ export class RunRecorder {
     if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
     return traced
   }
+
+  readonly #mask = (text: string): string => this.redactor.text(text)
 
   /** A tool call as the trace shows it: its name and arguments masked. */
   tracedToolCall(call: ToolCall): ToolCall {

@@ -159,8 +159,12 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
   }
 }
 
-/** A chunk as the caller may see it: tool calls removed (they never leave the loop); null when nothing is left. */
+/**
+ * A chunk as the caller may see it: tool calls and their progress removed (they never leave the
+ * loop; `.stream().parts()` reports them from inside it); null when nothing is left.
+ */
 function withoutToolCalls(chunk: ChatResponse): ChatResponse | null {
+  if (chunk.results[0]?.output.toolCallDeltas) return null
   if (!hasToolCalls(chunk)) return chunk
   const results = chunk.results
     .filter((generation) => generation.output.text !== '')

@@ -8,13 +8,17 @@ import {
   lazyIterator,
   systemMessage,
   userMessage,
+  type AttachmentPart,
   type Message,
   type ChatModel,
   type ChatOptions,
   type ChatResponse,
   OUTPUT_SCHEMA_KEY,
+  ROUND_KEY,
+  contextValue,
   modelCallAdvisor,
   modelStreamAdvisor,
+  type StreamPart,
   type ToolCallback,
 } from '../core'
 import type { ToolCallingAdvisorBuilder } from '../advisors'
@@ -28,6 +32,8 @@ interface CallSpec {
   system: string | undefined
   messages: Message[]
   user: string | undefined
+  /** Images and files sent with the user text. */
+  attachments: AttachmentPart[]
   tools: ToolCallback[]
   toolContext: Record<string, unknown>
   options: ChatOptions
@@ -122,8 +128,10 @@ export class ChatClientRequestSpec {
     return this
   }
 
-  user(text: string): this {
+  /** The user message; attachments (images, files) go with it as parts, after the text. */
+  user(text: string, attachments: readonly AttachmentPart[] = []): this {
     this.#spec.user = text
+    this.#spec.attachments = [...attachments]
     return this
   }
 
@@ -256,8 +264,29 @@ export class StreamResponseSpec {
     return this.#read((chunk) => chunk.chatResponse?.results[0]?.output.text || undefined)
   }
 
-  #read<T>(pick: (chunk: ChatClientResponse) => T | undefined): AsyncIterable<T> {
-    const spec = this.#spec
+  /**
+   * What happens, as typed events in order: rounds, reasoning and text deltas, each tool call as it
+   * starts and its arguments as they stream, approvals, tool results, and a last `finish`. A UI
+   * draws a tool card the moment the model starts the call.
+   */
+  parts(): AsyncIterable<StreamPart> {
+    return {
+      [Symbol.asyncIterator]: () =>
+        // Loaded on first use: apps that never read parts do not ship the part stream.
+        lazyIterator(() =>
+          import('./part-stream').then(
+            ({ PartStream }) =>
+              new PartStream(
+                (extra) => this.#read((chunk) => chunk, extra),
+                (context) => contextValue(context, ROUND_KEY),
+              ),
+          ),
+        ),
+    }
+  }
+
+  #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
+    const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
     const open = (signal: AbortSignal) => {
       const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
       return chain.nextStream({ ...toRequest(spec), signal })
@@ -279,6 +308,7 @@ function emptySpec(model: ChatModel): CallSpec {
     system: undefined,
     messages: [],
     user: undefined,
+    attachments: [],
     tools: [],
     toolContext: {},
     options: {},
@@ -297,6 +327,7 @@ function copySpec(spec: Readonly<CallSpec>): CallSpec {
   return {
     ...spec,
     messages: [...spec.messages],
+    attachments: [...spec.attachments],
     tools: [...spec.tools],
     toolContext: { ...spec.toolContext },
     options: { ...spec.options },
@@ -310,7 +341,12 @@ function toRequest(spec: CallSpec): ChatClientRequest {
   const messages: Message[] = []
   if (spec.system !== undefined) messages.push(systemMessage(spec.system))
   messages.push(...spec.messages)
-  if (spec.user !== undefined) messages.push(userMessage(spec.user))
+  if (spec.user !== undefined) {
+    const text = spec.user
+    const parts =
+      spec.attachments.length > 0 ? [...(text ? [{ type: 'text' as const, text }] : []), ...spec.attachments] : []
+    messages.push(parts.length > 0 ? { role: 'user', text, parts } : userMessage(text))
+  }
 
   const options: ChatOptions = { ...spec.options }
   const tools = [...spec.tools, ...(spec.options.tools ?? [])]

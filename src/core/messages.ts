@@ -1,8 +1,22 @@
+import { isPart, type AssistantPart, type UserPart } from './parts'
+
 /** A tool call requested by the model. `arguments` is the raw JSON text the model produced. */
 export interface ToolCall {
   id: string
   name: string
   arguments: string
+}
+
+/**
+ * Progress of a tool call while the model generates it, on stream chunks of a request that asked
+ * for it (`ChatOptions.toolCallDeltas`). The first delta of a call starts it; the whole call still
+ * arrives once, in `toolCalls`, at the end. `index` is the call's place among the message's calls.
+ */
+export interface ToolCallDelta {
+  index: number
+  id: string
+  name: string
+  argumentsDelta: string
 }
 
 /** The answer to one tool call, matched to it by `id`. */
@@ -21,7 +35,10 @@ export interface SystemMessage {
 }
 export interface UserMessage {
   role: 'user'
+  /** The text of the message; with `parts`, the text of its text parts. */
   text: string
+  /** Text, images and files in order; absent when the message is only `text`. See `partsOf`. */
+  parts?: UserPart[]
   metadata?: Metadata
 }
 export interface AssistantMessage {
@@ -30,6 +47,14 @@ export interface AssistantMessage {
   toolCalls: ToolCall[]
   /** What the model thought before answering (reasoning, thinking); never part of `text`. In a stream chunk, a delta. */
   reasoning?: string
+  /**
+   * Reasoning, text and tool calls in the order the model produced them, when that order is not
+   * simply reasoning, text, tool calls (then it is absent). `text`, `toolCalls` and `reasoning`
+   * stay the whole of each; see `partsOf`.
+   */
+  parts?: AssistantPart[]
+  /** On a stream chunk only: progress of the tool calls being generated (see `ToolCallDelta`). */
+  toolCallDeltas?: ToolCallDelta[]
   metadata?: Metadata
 }
 export interface ToolResponseMessage {
@@ -71,12 +96,14 @@ export function isMessage(value: unknown): value is Message {
   const isString = (field: unknown) => typeof field === 'string'
   switch (message['role']) {
     case 'system':
-    case 'user':
       return isString(message['text'])
+    case 'user':
+      return isString(message['text']) && partsAreValid(message['parts'], 'user')
     case 'assistant':
       return (
         isString(message['text']) &&
         (message['reasoning'] === undefined || isString(message['reasoning'])) &&
+        partsAreValid(message['parts'], 'assistant') &&
         Array.isArray(message['toolCalls']) &&
         message['toolCalls'].every(
           (call: { id?: unknown; name?: unknown; arguments?: unknown } | null) =>
@@ -94,4 +121,8 @@ export function isMessage(value: unknown): value is Message {
     default:
       return false
   }
+}
+
+function partsAreValid(parts: unknown, role: 'user' | 'assistant'): boolean {
+  return parts === undefined || (Array.isArray(parts) && parts.every((part) => isPart(part, role)))
 }

@@ -24,6 +24,11 @@ export interface ChatOptions {
   responseFormat?: ResponseFormat
   /** Options only one provider understands, keyed by provider name. */
   providerOptions?: Record<string, Record<string, unknown>>
+  /**
+   * On a stream, also send each tool call's progress as it is generated (`output.toolCallDeltas`),
+   * so a UI can show a call the moment it starts. Set by `.stream().parts()`; never sent to a provider.
+   */
+  toolCallDeltas?: boolean
 }
 
 export interface Prompt {

@@ -1,17 +1,20 @@
 import type { ToolCall } from './messages'
+import type { AssistantPart } from './parts'
 import type { ChatResponse, ChatResponseMetadata, Generation, GenerationMetadata } from './model'
 
 interface GenerationDraft {
   text: string
   reasoning: string
   toolCalls: ToolCall[]
+  parts: AssistantPart[] | undefined
   metadata: GenerationMetadata
   messageMetadata: Record<string, unknown> | undefined
 }
 
 /**
  * Folds the chunks of one streamed model response into one ChatResponse: text and reasoning deltas are joined,
- * tool calls collected, and later metadata (finish reason, usage) wins over earlier.
+ * tool calls collected, and later metadata (finish reason, usage) wins over earlier. A chunk's `parts`
+ * is not a delta: an adapter that knows the order of the whole message sends it once, at the end.
  */
 export class ChatResponseAggregator {
   #drafts: GenerationDraft[] = []
@@ -29,13 +32,14 @@ export class ChatResponseAggregator {
       const generation = results[i]!
       let draft = this.#drafts[i]
       if (!draft) {
-        draft = { text: '', reasoning: '', toolCalls: [], metadata: {}, messageMetadata: undefined }
+        draft = { text: '', reasoning: '', toolCalls: [], parts: undefined, metadata: {}, messageMetadata: undefined }
         this.#drafts[i] = draft
       }
       draft.text += generation.output.text
       if (generation.output.reasoning) draft.reasoning += generation.output.reasoning
       const toolCalls = generation.output.toolCalls
       if (toolCalls.length > 0) draft.toolCalls.push(...toolCalls)
+      if (generation.output.parts) draft.parts = generation.output.parts
       mergeDefined(draft.metadata, generation.metadata)
       if (generation.output.metadata) {
         draft.messageMetadata = { ...draft.messageMetadata, ...generation.output.metadata }
@@ -51,6 +55,7 @@ export class ChatResponseAggregator {
         text: draft.text,
         toolCalls: draft.toolCalls,
         ...(draft.reasoning ? { reasoning: draft.reasoning } : {}),
+        ...(draft.parts ? { parts: draft.parts } : {}),
         ...(draft.messageMetadata ? { metadata: draft.messageMetadata } : {}),
       },
       metadata: draft.metadata,

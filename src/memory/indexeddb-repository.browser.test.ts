@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { assistantMessage, userMessage, type Message } from '../core'
+import {
+  assistantMessage,
+  assistantMessageOf,
+  imagePart,
+  filePart,
+  userMessage,
+  userMessageOf,
+  type Message,
+} from '../core'
 import { IndexedDBChatMemoryRepository, MEMORY_DB_VERSION, type CorruptRecord } from './indexeddb-repository'
 import { MessageWindowChatMemory } from './window'
 
@@ -104,5 +112,52 @@ describe('IndexedDBChatMemoryRepository in Chromium', () => {
     const newer = await raw(databaseName, MEMORY_DB_VERSION + 1, () => {})
     newer.close()
     await expect(repository.findByConversationId('c')).rejects.toThrow(/Could not open IndexedDB/)
+  })
+
+  it('stores images and files as Blobs, a data: URL turned into one, and ordered parts as they were', async () => {
+    const databaseName = fresh()
+    const repository = new IndexedDBChatMemoryRepository({ databaseName })
+    const photo = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' })
+    const question = userMessageOf([
+      { type: 'text', text: 'What is on these?' },
+      imagePart(photo, { name: 'photo.png' }),
+      imagePart('data:image/gif;base64,R0lGODlh'),
+      filePart('data:text/plain;base64,' + btoa('milk'), { name: 'notes.txt' }),
+    ])
+    const answer = assistantMessageOf([
+      { type: 'text', text: 'Let me look. ' },
+      { type: 'tool-call', id: 'c1', name: 'zoom', arguments: '{}' },
+      { type: 'text', text: 'A cat.' },
+    ])
+    await repository.saveAll('c', [question, answer])
+    await repository.close()
+
+    const db = await raw(databaseName, MEMORY_DB_VERSION, () => {})
+    const records = await new Promise<Array<{ message: { parts?: Array<Record<string, unknown>> } }>>((resolve) => {
+      const request = db.transaction('messages').objectStore('messages').getAll()
+      request.onsuccess = () => resolve(request.result as never)
+    })
+    db.close()
+    const storedParts = records[0]!.message.parts!
+    expect(storedParts.slice(1).map((part) => part['image'] ?? part['data'])).toEqual([
+      expect.any(Blob),
+      expect.any(Blob),
+      expect.any(Blob),
+    ])
+    expect(JSON.stringify(records)).not.toContain('base64')
+
+    const again = new IndexedDBChatMemoryRepository({ databaseName })
+    const [restored, restoredAnswer] = await again.findByConversationId('c')
+    const parts = restored!.role === 'user' ? restored!.parts! : []
+    expect(parts[1]).toMatchObject({ type: 'image', name: 'photo.png' })
+    const gif = parts[2]! as { image: Blob; mediaType: string }
+    expect([gif.mediaType, gif.image.type, [...new Uint8Array(await gif.image.arrayBuffer())]]).toEqual([
+      'image/gif',
+      'image/gif',
+      [71, 73, 70, 56, 57, 97],
+    ])
+    expect(await (parts[3] as { data: Blob }).data.text()).toBe('milk')
+    expect(restoredAnswer).toEqual(answer)
+    await again.close()
   })
 })

@@ -1,4 +1,5 @@
 import { isMessage, type Message } from '../core'
+import { withBlobAttachments } from './stored-attachments'
 import type { ChatMemoryRepository } from './chat-memory'
 
 /** The schema version; `upgrade` moves older databases forward. */
@@ -39,7 +40,8 @@ const CONVERSATIONS = 'conversations'
 /**
  * Conversations in the browser's IndexedDB: they survive a reload. Each message is its own record,
  * every save or update is one transaction (all or nothing), and `update` reads and writes inside
- * that transaction, so two tabs writing one conversation lose nothing.
+ * that transaction, so two tabs writing one conversation lose nothing. Images and files are kept as
+ * Blobs (a `data:` URL is turned into one), never as base64 text inside the record.
  */
 export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   readonly databaseName: string
@@ -92,7 +94,9 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
         const info = conversations.get(conversationId)
         info.onsuccess = () => {
           messages.delete(range(conversationId))
-          next.forEach((message, seq) => messages.put({ conversationId, seq, message } satisfies MessageRecord))
+          next.forEach((message, seq) =>
+            messages.put({ conversationId, seq, message: withBlobAttachments(message) } satisfies MessageRecord),
+          )
           const now = Date.now()
           const previous = info.result as ConversationInfo | undefined
           conversations.put({

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { assistantMessage, systemMessage, toolResponseMessage, userMessage, type Message } from '../core'
+import {
+  assistantMessage,
+  assistantMessageOf,
+  imagePart,
+  systemMessage,
+  toolResponseMessage,
+  userMessage,
+  userMessageOf,
+  type Message,
+} from '../core'
 import { InMemoryChatMemoryRepository } from './in-memory-repository'
 import { MessageWindowChatMemory, windowOf } from './window'
 
@@ -95,5 +104,38 @@ describe('MessageWindowChatMemory', () => {
     expect(() => MessageWindowChatMemory.builder().maxMessages(0).build()).toThrow(
       'maxMessages must be a whole number of at least 1, got 0',
     )
+  })
+})
+
+describe('window memory with parts', () => {
+  const question = userMessageOf([
+    { type: 'text', text: 'Weather on these photos?' },
+    imagePart('data:image/png;base64,AAAA'),
+    imagePart('data:image/png;base64,BBBB'),
+  ])
+  const interleaved = assistantMessageOf([
+    { type: 'text', text: 'Oslo first. ' },
+    { type: 'tool-call', id: 'w1', name: 'weather', arguments: '{}' },
+    { type: 'text', text: 'Then Rome.' },
+    { type: 'tool-call', id: 'w2', name: 'weather', arguments: '{}' },
+  ])
+  const turn: Message[] = [
+    question,
+    interleaved,
+    toolResponseMessage([
+      { id: 'w1', name: 'weather', responseData: 'sunny' },
+      { id: 'w2', name: 'weather', responseData: 'rain' },
+    ]),
+    assistantMessage('Sunny, then rain.'),
+  ]
+
+  it('counts a message as one however many parts it has', () => {
+    expect(windowOf([], [...turn, userMessage('thanks'), assistantMessage('welcome')], 6)).toHaveLength(6)
+  })
+
+  it('keeps or drops a turn with all its parts: the window starts at the next user message', () => {
+    const kept = windowOf([], [...turn, userMessage('thanks'), assistantMessage('welcome')], 5)
+    expect(kept).toEqual([userMessage('thanks'), assistantMessage('welcome')])
+    expect(windowOf([], turn, 2)).toEqual(turn)
   })
 })

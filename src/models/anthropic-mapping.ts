@@ -1,4 +1,16 @@
-import type { Message, ToolCall, ChatOptions, ChatResponse, Usage } from '../core'
+import {
+  isPlainOrder,
+  partsOf,
+  type AssistantMessage,
+  type AssistantPart,
+  type Message,
+  type ToolCall,
+  type ChatOptions,
+  type ChatResponse,
+  type Usage,
+  type UserMessage,
+} from '../core'
+import { attachmentType, base64Of, isTextFile, textFileText } from './attachment-data'
 import type { ErrorContext } from './errors'
 import { count, firstNonEmpty, isWireObject, objectAt, optionalArray, optionalString } from './wire'
 
@@ -26,10 +38,10 @@ export function toAnthropicMessages(messages: readonly Message[]): { system: str
         system.push(message.text)
         break
       case 'user':
-        push('user', message.text ? [{ type: 'text', text: message.text }] : [])
+        push('user', userBlocks(message))
         break
       case 'assistant':
-        push('assistant', assistantBlocks(message.text, message.toolCalls, message.metadata))
+        push('assistant', assistantBlocks(message))
         break
       case 'tool':
         push(
@@ -71,16 +83,59 @@ function isThinkingBlock(value: unknown): value is ThinkingBlock {
   return value['type'] === 'redacted_thinking' && typeof value['data'] === 'string'
 }
 
-function assistantBlocks(
-  text: string,
-  toolCalls: readonly ToolCall[],
-  metadata: Record<string, unknown> | undefined,
-): Block[] {
-  const blocks: Block[] = thinkingBlocksOf(metadata).map((block) => ({ ...block }))
-  if (text) blocks.push({ type: 'text', text })
-  for (const call of toolCalls)
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) })
-  return blocks
+/** Text, then images (`image`) and files (`document`: a PDF's bytes or URL, a text file's text) in order. */
+function userBlocks(message: UserMessage): Block[] {
+  if (!message.parts) return message.text ? [{ type: 'text', text: message.text }] : []
+  return partsOf(message).flatMap((part): Block[] => {
+    switch (part.type) {
+      case 'text':
+        return part.text ? [{ type: 'text', text: part.text }] : []
+      case 'image':
+        return [{ type: 'image', source: sourceBlock(part.image as string, attachmentType(part)) }]
+      case 'file':
+        if (isTextFile(part))
+          return [
+            {
+              type: 'document',
+              source: { type: 'text', media_type: 'text/plain', data: textFileText(part) },
+              ...(part.name ? { title: part.name } : {}),
+            },
+          ]
+        return [
+          {
+            type: 'document',
+            source: sourceBlock(part.data as string, attachmentType(part)),
+            ...(part.name ? { title: part.name } : {}),
+          },
+        ]
+      default:
+        return []
+    }
+  })
+}
+
+/** Bytes (a data URL, after Blobs were read) go as base64; anything else is a URL Anthropic fetches. */
+function sourceBlock(source: string, mediaType: string | undefined): Block {
+  if (!source.startsWith('data:')) return { type: 'url', url: source }
+  return { type: 'base64', media_type: mediaType, data: base64Of(source) }
+}
+
+/**
+ * The signed thinking blocks go back unchanged: the n-th at the place of the n-th reasoning part
+ * (in the order the model wrote them), any left over first; then text and tool calls in order.
+ */
+function assistantBlocks(message: AssistantMessage): Block[] {
+  const thinking: Block[] = thinkingBlocksOf(message.metadata).map((block) => ({ ...block }))
+  const blocks: Block[] = []
+  let next = 0
+  for (const part of partsOf(message) as AssistantPart[]) {
+    if (part.type === 'reasoning') {
+      if (message.parts && next < thinking.length) blocks.push(thinking[next++]!)
+    } else if (part.type === 'text') {
+      if (part.text) blocks.push({ type: 'text', text: part.text })
+    } else blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseInput(part.arguments) })
+  }
+  return [...thinking.slice(next), ...blocks]
 }
 
 function parseInput(args: string): unknown {
@@ -167,16 +222,21 @@ export function fromAnthropicMessage(body: unknown, context: ErrorContext): Chat
   let reasoning = ''
   const thinking: ThinkingBlock[] = []
   const toolCalls: ToolCall[] = []
+  const order: AssistantPart[] = []
   optionalArray(message['content'], 'content', context).forEach((entry, position) => {
     const path = `content[${position}]`
     const block = objectAt(entry, path, context)
     switch (block['type']) {
-      case 'text':
-        text += optionalString(block['text'], `${path}.text`, context) ?? ''
+      case 'text': {
+        const words = optionalString(block['text'], `${path}.text`, context) ?? ''
+        text += words
+        order.push({ type: 'text', text: words })
         break
+      }
       case 'thinking': {
         const words = optionalString(block['thinking'], `${path}.thinking`, context) ?? ''
         reasoning += words
+        order.push({ type: 'reasoning', text: words })
         thinking.push({
           type: 'thinking',
           thinking: words,
@@ -186,14 +246,18 @@ export function fromAnthropicMessage(body: unknown, context: ErrorContext): Chat
       }
       case 'redacted_thinking':
         thinking.push({ type: 'redacted_thinking', data: optionalString(block['data'], `${path}.data`, context) ?? '' })
+        order.push({ type: 'reasoning', text: '' })
         break
-      case 'tool_use':
-        toolCalls.push({
+      case 'tool_use': {
+        const call = {
           id: optionalString(block['id'], `${path}.id`, context) ?? '',
           name: optionalString(block['name'], `${path}.name`, context) ?? '',
           arguments: JSON.stringify(block['input'] ?? {}),
-        })
+        }
+        toolCalls.push(call)
+        order.push({ type: 'tool-call', ...call })
         break
+      }
     }
   })
   return assembled(
@@ -202,6 +266,7 @@ export function fromAnthropicMessage(body: unknown, context: ErrorContext): Chat
       reasoning,
       thinking,
       toolCalls,
+      order,
       stopReason: optionalString(message['stop_reason'], 'stop_reason', context),
     },
     {
@@ -222,6 +287,8 @@ export function assembled(
     reasoning: string
     thinking: ThinkingBlock[]
     toolCalls: ToolCall[]
+    /** The blocks in the order the model wrote them; kept as `parts` when that is not the plain order. */
+    order: AssistantPart[]
     stopReason: string | undefined
   },
   response: { id: string | undefined; model: string | undefined; usage: Usage | undefined },
@@ -236,6 +303,7 @@ export function assembled(
           text: answer.text,
           toolCalls: answer.toolCalls,
           ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+          ...(isPlainOrder(answer.order) ? {} : { parts: answer.order }),
           ...(answer.thinking.length > 0 ? { metadata: { [THINKING_BLOCKS]: answer.thinking } } : {}),
         },
         metadata: {

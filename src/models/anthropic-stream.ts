@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { ToolCall, ChatResponse } from '../core'
+import type { AssistantPart, ToolCall, ToolCallDelta, ChatResponse } from '../core'
 import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
@@ -20,6 +20,9 @@ interface Block {
   type: string
   id?: string | undefined
   name?: string | undefined
+  text: string
+  /** Its place among the message's tool calls (tool_use blocks only). */
+  toolIndex: number
   json: string
   thinking: string
   signature: string
@@ -42,8 +45,13 @@ export class AnthropicStreamReader {
   #stopReason: string | undefined
   #text = ''
   #done = false
+  #toolCount = 0
 
-  constructor(private readonly context: ErrorContext) {}
+  constructor(
+    private readonly context: ErrorContext,
+    /** Send tool calls' progress as they are generated (`toolCallDeltas`). */
+    private readonly toolCallDeltas = false,
+  ) {}
 
   read(message: EventSourceMessage): ChatResponse[] {
     if (this.#done) return []
@@ -95,20 +103,30 @@ export class AnthropicStreamReader {
       )
     }
     const blocks = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block)
-    const toolCalls: ToolCall[] = blocks
-      .filter((block) => block.type === 'tool_use')
-      .map((block) => ({
-        id: block.id ?? '',
-        name: block.name ?? '',
-        arguments: block.json.trim() === '' ? '{}' : block.json,
-      }))
-    const thinking = blocks.flatMap((block): ThinkingBlock[] => {
-      if (block.type === 'thinking') return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }]
-      return block.type === 'redacted_thinking' ? [{ type: 'redacted_thinking', data: block.data }] : []
-    })
-    // Text and reasoning were streamed as deltas; the last chunk carries what only the end can.
+    const toolCalls: ToolCall[] = []
+    const thinking: ThinkingBlock[] = []
+    const order: AssistantPart[] = []
+    for (const block of blocks) {
+      if (block.type === 'tool_use') {
+        const call = {
+          id: block.id ?? '',
+          name: block.name ?? '',
+          arguments: block.json.trim() === '' ? '{}' : block.json,
+        }
+        toolCalls.push(call)
+        order.push({ type: 'tool-call', ...call })
+      } else if (block.type === 'thinking') {
+        thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature })
+        order.push({ type: 'reasoning', text: block.thinking })
+      } else if (block.type === 'redacted_thinking') {
+        thinking.push({ type: 'redacted_thinking', data: block.data })
+        order.push({ type: 'reasoning', text: '' })
+      } else if (block.type === 'text') order.push({ type: 'text', text: block.text })
+    }
+    // Text and reasoning were streamed as deltas; the last chunk carries what only the end can,
+    // the order of the whole message included (as `parts`, when it is not the plain order).
     return assembled(
-      { text: '', reasoning: '', thinking, toolCalls, stopReason: this.#stopReason },
+      { text: '', reasoning: '', thinking, toolCalls, order, stopReason: this.#stopReason },
       { id: this.#id, model: this.#model, usage: toUsage(this.#usage) },
       this.#text,
     )
@@ -135,16 +153,20 @@ export class AnthropicStreamReader {
     const type = optionalString(block['type'], `${path}.type`, this.context) ?? 'text'
     const text = optionalString(block['text'], `${path}.text`, this.context) ?? ''
     const thinking = optionalString(block['thinking'], `${path}.thinking`, this.context) ?? ''
-    this.#blocks.set(index, {
+    const started: Block = {
       type,
       id: optionalString(block['id'], `${path}.id`, this.context),
       name: optionalString(block['name'], `${path}.name`, this.context),
+      text: '',
+      toolIndex: type === 'tool_use' ? this.#toolCount++ : -1,
       json: '',
       thinking,
       signature: optionalString(block['signature'], `${path}.signature`, this.context) ?? '',
       data: optionalString(block['data'], `${path}.data`, this.context) ?? '',
-    })
-    if (type === 'text' && text) return [this.#textChunk(text)]
+    }
+    this.#blocks.set(index, started)
+    if (type === 'tool_use') return this.#progress(started, '')
+    if (type === 'text' && text) return [this.#textChunk(text, started)]
     return type === 'thinking' && thinking ? [reasoningChunk(thinking)] : []
   }
 
@@ -156,16 +178,19 @@ export class AnthropicStreamReader {
     switch (delta['type']) {
       case 'text_delta': {
         const text = field('text')
-        return text ? [this.#textChunk(text)] : []
+        return text ? [this.#textChunk(text, block)] : []
       }
       case 'thinking_delta': {
         const thinking = field('thinking')
         if (block) block.thinking += thinking
         return thinking ? [reasoningChunk(thinking)] : []
       }
-      case 'input_json_delta':
-        this.#blockOf(block, index).json += field('partial_json')
-        return []
+      case 'input_json_delta': {
+        const json = field('partial_json')
+        const started = this.#blockOf(block, index)
+        started.json += json
+        return json ? this.#progress(started, json) : []
+      }
       case 'signature_delta':
         this.#blockOf(block, index).signature = field('signature')
         return []
@@ -174,13 +199,21 @@ export class AnthropicStreamReader {
     }
   }
 
+  #progress(block: Block, argumentsDelta: string): ChatResponse[] {
+    if (!this.toolCallDeltas || block.type !== 'tool_use') return []
+    const delta: ToolCallDelta = { index: block.toolIndex, id: block.id ?? '', name: block.name ?? '', argumentsDelta }
+    const output = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas: [delta] }
+    return [{ results: [{ output, metadata: {} }], metadata: {} }]
+  }
+
   #blockOf(block: Block | undefined, index: number): Block {
     if (!block) throw invalidResponse(this.context, `a delta for content block ${index}, which never started`, index)
     return block
   }
 
-  #textChunk(text: string): ChatResponse {
+  #textChunk(text: string, block: Block | undefined): ChatResponse {
     this.#text += text
+    if (block) block.text += text
     return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
   }
 
@@ -216,8 +249,9 @@ export async function* readAnthropicStream(
   response: Response,
   signal: AbortSignal | undefined,
   context: ErrorContext,
+  toolCallDeltas = false,
 ): AsyncGenerator<ChatResponse, void, undefined> {
-  const reader = new AnthropicStreamReader(context)
+  const reader = new AnthropicStreamReader(context, toolCallDeltas)
   for await (const event of serverSentEvents(response, signal, context)) yield* reader.read(event)
   yield reader.finish()
 }

@@ -3,6 +3,7 @@ import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
 import { registerModelSecrets } from './secrets'
+import { withAttachments } from './with-attachments'
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */
@@ -34,24 +35,26 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    const response = await postJson(this.#url, await this.#body(prompt, false), this.#http(signal), this.#context)
     return fromAnthropicMessage(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const body = await this.#body(prompt, true)
     // The stream reader loads while the request is on its way.
     const [response, { readAnthropicStream }] = await Promise.all([
-      postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context),
+      postJson(this.#url, body, this.#http(signal), this.#context),
       import('./anthropic-stream'),
     ])
-    yield* readAnthropicStream(response, signal, this.#context)
+    yield* readAnthropicStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
-  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     return toAnthropicRequest(
       this.#options.model,
       this.#options.maxTokens ?? 1024,
-      prompt.messages,
+      await withAttachments(prompt.messages, 'anthropic', this.#context),
       prompt.options,
       stream,
     )

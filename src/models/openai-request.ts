@@ -1,4 +1,5 @@
-import type { ChatOptions, Message } from '../core'
+import { partsOf, type ChatOptions, type Message, type UserMessage } from '../core'
+import { isTextFile, textFileText } from './attachment-data'
 
 // Our plain data as a Chat Completions request.
 
@@ -6,8 +7,9 @@ export function toOpenAIMessages(messages: readonly Message[]): Array<Record<str
   return messages.flatMap((message): Array<Record<string, unknown>> => {
     switch (message.role) {
       case 'system':
-      case 'user':
         return [{ role: message.role, content: message.text }]
+      case 'user':
+        return [{ role: 'user', content: message.parts ? userContent(message) : message.text }]
       case 'assistant':
         return [
           {
@@ -30,6 +32,24 @@ export function toOpenAIMessages(messages: readonly Message[]): Array<Record<str
           tool_call_id: response.id,
           content: response.responseData,
         }))
+    }
+  })
+}
+
+/**
+ * A user message with attachments as content parts: images as `image_url` (a URL or data URL), a
+ * PDF as a `file` with its bytes, a plain-text file as text. Blobs were read into data URLs before.
+ */
+function userContent(message: UserMessage): Array<Record<string, unknown>> {
+  return partsOf(message).map((part) => {
+    switch (part.type) {
+      case 'image':
+        return { type: 'image_url', image_url: { url: part.image } }
+      case 'file':
+        if (isTextFile(part)) return { type: 'text', text: textFileText(part) }
+        return { type: 'file', file: { filename: part.name ?? 'file.pdf', file_data: part.data } }
+      default:
+        return { type: 'text', text: part.type === 'text' ? part.text : '' }
     }
   })
 }

@@ -1,4 +1,16 @@
-import type { ChatOptions, ChatResponse, GenerationMetadata, Message, ToolCall, Usage } from '../core'
+import {
+  isPlainOrder,
+  partsOf,
+  type AssistantPart,
+  type ChatOptions,
+  type ChatResponse,
+  type GenerationMetadata,
+  type Message,
+  type ToolCall,
+  type Usage,
+  type UserMessage,
+} from '../core'
+import { isTextFile, textFileText } from './attachment-data'
 import { streamError, type ErrorContext } from './errors'
 import { stableToolCallId } from './stable-id'
 import {
@@ -67,17 +79,38 @@ function assistantItems(message: Extract<Message, { role: 'assistant' }>): WireO
       }
     }
   }
-  if (!textSent && message.text) items.push({ role: 'assistant', content: message.text })
-  for (const call of message.toolCalls) if (!sent.has(call.id)) items.push(functionCall(call))
+  if (!textSent && !message.parts && message.text) items.push({ role: 'assistant', content: message.text })
+  // Without recorded items the parts give the order: text between calls stays between them.
+  for (const part of partsOf(message) as AssistantPart[]) {
+    if (part.type === 'tool-call' && !sent.has(part.id)) items.push(functionCall(part))
+    else if (part.type === 'text' && !textSent && message.parts && part.text)
+      items.push({ role: 'assistant', content: part.text })
+  }
   return items
+}
+
+/** A user message with attachments: `input_text`, `input_image` (URL or data URL), `input_file` (a PDF's bytes). */
+function userContent(message: UserMessage): WireObject[] {
+  return partsOf(message).map((part) => {
+    switch (part.type) {
+      case 'image':
+        return { type: 'input_image', image_url: part.image }
+      case 'file':
+        if (isTextFile(part)) return { type: 'input_text', text: textFileText(part) }
+        return { type: 'input_file', filename: part.name ?? 'file.pdf', file_data: part.data }
+      default:
+        return { type: 'input_text', text: part.type === 'text' ? part.text : '' }
+    }
+  })
 }
 
 export function toResponsesInput(messages: readonly Message[]): WireObject[] {
   return messages.flatMap((message): WireObject[] => {
     switch (message.role) {
       case 'system':
-      case 'user':
         return [{ role: message.role, content: message.text }]
+      case 'user':
+        return [{ role: 'user', content: message.parts ? userContent(message) : message.text }]
       case 'assistant':
         return assistantItems(message)
       case 'tool':
@@ -220,29 +253,37 @@ export function fromResponsesBody(body: unknown, context: ErrorContext): ChatRes
   const reasoning: string[] = []
   const toolCalls: ToolCall[] = []
   const replay: ReplayItem[] = []
+  const order = new OutputOrder()
   optionalArray(response['output'], 'output', context).forEach((entry, index) => {
     const path = `output[${index}]`
     const item = objectAt(entry, path, context)
     const itemId = optionalString(item['id'], `${path}.id`, context)
     switch (item['type']) {
-      case 'message':
+      case 'message': {
+        const words = messageTextOf(item, path, context)
+        text += words
+        order.text(words)
         optionalArray(item['content'], `${path}.content`, context).forEach((entry, position) => {
           const part = objectAt(entry, `${path}.content[${position}]`, context)
-          if (part['type'] === 'output_text') text += optionalString(part['text'], `${path}.text`, context) ?? ''
           if (part['type'] === 'refusal') refusal += optionalString(part['refusal'], `${path}.refusal`, context) ?? ''
         })
         if (itemId) replay.push({ type: 'message', id: itemId })
         break
+      }
       case 'function_call': {
         const call = toolCallOf(item, path, context, id, toolCalls.length)
         toolCalls.push(call)
+        order.toolCall(call)
         if (itemId) replay.push({ type: 'function_call', id: itemId, callId: call.id })
         break
       }
-      case 'reasoning':
-        reasoning.push(reasoningTextOf(item, path, context))
+      case 'reasoning': {
+        const words = reasoningTextOf(item, path, context)
+        reasoning.push(words)
+        order.reasoning(words)
         replay.push({ type: 'reasoning', item })
         break
+      }
     }
   })
   const incomplete = optionalObject(response['incomplete_details'], 'incomplete_details', context)
@@ -257,6 +298,7 @@ export function fromResponsesBody(body: unknown, context: ErrorContext): ChatRes
           text,
           toolCalls,
           ...(reasoningText ? { reasoning: reasoningText } : {}),
+          ...order.partsIfNeeded(),
           ...(replay.some((item) => item.type === 'reasoning') ? { metadata: { [RESPONSES_ITEMS]: replay } } : {}),
         },
         metadata: responsesFinish(
@@ -268,5 +310,43 @@ export function fromResponsesBody(body: unknown, context: ErrorContext): ChatRes
       },
     ],
     metadata: { ...(id ? { id } : {}), ...(model ? { model } : {}), ...(usage ? { usage } : {}) },
+  }
+}
+
+/** The text of a message output item: its `output_text` parts joined. */
+export function messageTextOf(item: WireObject, path: string, context: ErrorContext): string {
+  let text = ''
+  optionalArray(item['content'], `${path}.content`, context).forEach((entry, position) => {
+    const part = objectAt(entry, `${path}.content[${position}]`, context)
+    if (part['type'] === 'output_text') text += optionalString(part['text'], `${path}.text`, context) ?? ''
+  })
+  return text
+}
+
+/**
+ * The output items as parts in order. Reasoning items are joined with a blank line (as the
+ * message's `reasoning` is), so the separator belongs to the part that follows it.
+ */
+export class OutputOrder {
+  readonly #parts: AssistantPart[] = []
+  #reasoningSeen = false
+
+  text(text: string): void {
+    if (text) this.#parts.push({ type: 'text', text })
+  }
+
+  reasoning(text: string): void {
+    if (!text) return
+    this.#parts.push({ type: 'reasoning', text: this.#reasoningSeen ? `\n\n${text}` : text })
+    this.#reasoningSeen = true
+  }
+
+  toolCall(call: ToolCall): void {
+    this.#parts.push({ type: 'tool-call', ...call })
+  }
+
+  /** `{ parts }` when the order says more than reasoning, text, tool calls; else nothing. */
+  partsIfNeeded(): { parts?: AssistantPart[] } {
+    return isPlainOrder(this.#parts) ? {} : { parts: this.#parts }
   }
 }

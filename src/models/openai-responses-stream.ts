@@ -1,8 +1,11 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import { scrubAndTruncate, type ChatResponse, type ToolCall } from '../core'
+import { scrubAndTruncate, type ChatResponse, type ToolCall, type ToolCallDelta } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import {
+  OutputOrder,
   RESPONSES_ITEMS,
+  messageTextOf,
+  reasoningTextOf,
   responsesError,
   responsesFinish,
   toolCallOf,
@@ -25,6 +28,8 @@ export const MAX_OUTPUT_ITEMS = 256
 interface OutputItem {
   item: WireObject
   arguments: string
+  /** Its place among the response's function calls (function_call items only). */
+  callIndex: number
 }
 
 /**
@@ -39,8 +44,13 @@ export class ResponsesStreamReader {
   #final: WireObject | undefined
   #refusal = ''
   #reasoningPart: string | undefined
+  #callCount = 0
 
-  constructor(private readonly context: ErrorContext) {}
+  constructor(
+    private readonly context: ErrorContext,
+    /** Send function calls' progress as they are generated (`toolCallDeltas`). */
+    private readonly toolCallDeltas = false,
+  ) {}
 
   read(message: EventSourceMessage): ChatResponse[] {
     if (this.#final) return []
@@ -66,17 +76,21 @@ export class ResponsesStreamReader {
         this.#response(event)
         return []
       case 'response.output_item.added':
-      case 'response.output_item.done':
-        this.#item(event, type)
-        return []
+      case 'response.output_item.done': {
+        const added = this.#item(event, type)
+        return added ? this.#progress(added, '') : []
+      }
       case 'response.output_text.delta':
         return chunk(delta(), '')
       case 'response.refusal.delta':
         this.#refusal += delta()
         return []
-      case 'response.function_call_arguments.delta':
-        this.#itemAt(event).arguments += delta()
-        return []
+      case 'response.function_call_arguments.delta': {
+        const item = this.#itemAt(event)
+        const fragment = delta()
+        item.arguments += fragment
+        return fragment ? this.#progress(item, fragment) : []
+      }
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
         return chunk('', this.#separated(event, delta()))
@@ -103,6 +117,7 @@ export class ResponsesStreamReader {
     }
     const toolCalls: ToolCall[] = []
     const replay: ReplayItem[] = []
+    const order = new OutputOrder()
     for (const [index, { item, arguments: args }] of [...this.#items.entries()].sort(([a], [b]) => a - b)) {
       const path = `output[${index}]`
       const itemId = optionalString(item['id'], `${path}.id`, this.context)
@@ -113,9 +128,15 @@ export class ResponsesStreamReader {
         }
         const call = toolCallOf(whole, path, this.context, this.#id, toolCalls.length)
         toolCalls.push(call)
+        order.toolCall(call)
         if (itemId) replay.push({ type: 'function_call', id: itemId, callId: call.id })
-      } else if (item['type'] === 'message' && itemId) replay.push({ type: 'message', id: itemId })
-      else if (item['type'] === 'reasoning') replay.push({ type: 'reasoning', item })
+      } else if (item['type'] === 'message') {
+        order.text(messageTextOf(item, path, this.context))
+        if (itemId) replay.push({ type: 'message', id: itemId })
+      } else if (item['type'] === 'reasoning') {
+        order.reasoning(reasoningTextOf(item, path, this.context))
+        replay.push({ type: 'reasoning', item })
+      }
     }
     const status = optionalString(this.#final['status'], 'response.status', this.context)
     const incomplete = optionalObject(this.#final['incomplete_details'], 'incomplete_details', this.context)
@@ -127,6 +148,8 @@ export class ResponsesStreamReader {
             role: 'assistant',
             text: '',
             toolCalls,
+            // The order of the whole message, from the finished items (text and reasoning came as deltas).
+            ...order.partsIfNeeded(),
             ...(replay.some((item) => item.type === 'reasoning') ? { metadata: { [RESPONSES_ITEMS]: replay } } : {}),
           },
           metadata: responsesFinish(
@@ -152,17 +175,35 @@ export class ResponsesStreamReader {
     return response
   }
 
-  #item(event: WireObject, type: string): void {
+  /** Records an item; returns it when it is new. */
+  #item(event: WireObject, type: string): OutputItem | undefined {
     const index = optionalIndex(event['output_index'], `${type}.output_index`, this.context) ?? 0
     const item = objectAt(event['item'], `${type}.item`, this.context)
     const known = this.#items.get(index)
     if (known) {
       known.item = item
-      return
+      return undefined
     }
     if (this.#items.size >= MAX_OUTPUT_ITEMS)
       throw invalidResponse(this.context, `more than ${MAX_OUTPUT_ITEMS} output items in one response`, index)
-    this.#items.set(index, { item, arguments: '' })
+    const added = { item, arguments: '', callIndex: item['type'] === 'function_call' ? this.#callCount++ : -1 }
+    this.#items.set(index, added)
+    return added
+  }
+
+  /** A function call's start (`argumentsDelta` empty) or a fragment of its arguments, when asked for. */
+  #progress(output: OutputItem, argumentsDelta: string): ChatResponse[] {
+    if (!this.toolCallDeltas || output.callIndex < 0) return []
+    const { item } = output
+    const id = [item['call_id'], item['id']].find((value): value is string => typeof value === 'string' && value !== '')
+    const delta: ToolCallDelta = {
+      index: output.callIndex,
+      id: id ?? '',
+      name: typeof item['name'] === 'string' ? item['name'] : '',
+      argumentsDelta,
+    }
+    const result = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas: [delta] }
+    return [{ results: [{ output: result, metadata: {} }], metadata: {} }]
   }
 
   #itemAt(event: WireObject): OutputItem {

@@ -6,6 +6,7 @@ import { registerModelSecrets } from './secrets'
 import { serverSentEvents } from './sse'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
 import { ResponsesStreamReader } from './openai-responses-stream'
+import { withAttachments } from './with-attachments'
 
 export interface OpenAIResponsesChatModelOptions {
   /** Default `https://api.openai.com/v1`; the adapter posts to `${baseURL}/responses`. */
@@ -40,20 +41,26 @@ export class OpenAIResponsesChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context)
+    const response = await postJson(this.#url, await this.#body(prompt, false), this.#http(signal), this.#context)
     return fromResponsesBody(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context)
-    const reader = new ResponsesStreamReader(this.#context)
+    const response = await postJson(this.#url, await this.#body(prompt, true), this.#http(signal), this.#context)
+    const reader = new ResponsesStreamReader(this.#context, prompt.options.toolCallDeltas === true)
     for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
     yield reader.finish()
   }
 
-  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toResponsesRequest(this.#options.model, prompt.messages, options, stream)
+    return toResponsesRequest(
+      this.#options.model,
+      await withAttachments(prompt.messages, 'openai', this.#context),
+      options,
+      stream,
+    )
   }
 
   #http(signal: AbortSignal | undefined) {

@@ -1,9 +1,10 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import type { ToolCall, ChatResponse, Usage } from '../core'
+import type { ToolCall, ToolCallDelta, ChatResponse, Usage } from '../core'
 import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
+import { stableToolCallId } from './stable-id'
 import {
   finishMetadata,
   readTextAndReasoning,
@@ -27,6 +28,11 @@ interface PendingCall {
   id: string
   name: string
   arguments: string
+  /** Its place among the calls, in the order they started. */
+  position: number
+  /** Whether its start, and how much of its arguments, went out as progress (`toolCallDeltas`). */
+  announced: boolean
+  reported: number
 }
 
 /** More distinct tool calls than this in one response is a broken or hostile stream. */
@@ -47,8 +53,13 @@ export class OpenAIStreamReader {
   #usage: Usage | undefined
   #refusal = ''
   #done = false
+  /** Progress of the calls in the event being read, when the request asked for it. */
+  #progress: ToolCallDelta[] | undefined
 
-  constructor(private readonly context: ErrorContext) {}
+  constructor(
+    private readonly context: ErrorContext,
+    private readonly toolCallDeltas = false,
+  ) {}
 
   /** The chunks one event yields (reasoning and text deltas). */
   read(event: EventSourceMessage): ChatResponse[] {
@@ -91,6 +102,10 @@ export class OpenAIStreamReader {
         this.#addFragment(call)
       if (reasoning) out.push(deltaChunk('', reasoning))
       if (text) out.push(deltaChunk(text, ''))
+      if (this.#progress) {
+        out.push(progressChunk(this.#progress))
+        this.#progress = undefined
+      }
     })
     return out
   }
@@ -141,7 +156,7 @@ export class OpenAIStreamReader {
     if (!call) {
       if (this.#calls.size >= MAX_STREAMED_TOOL_CALLS)
         throw invalidResponse(this.context, `more than ${MAX_STREAMED_TOOL_CALLS} tool calls in one response`, fragment)
-      call = { id: '', name: '', arguments: '' }
+      call = { id: '', name: '', arguments: '', position: this.#calls.size, announced: false, reported: 0 }
       this.#calls.set(key, call)
     }
     this.#lastKey = key
@@ -152,6 +167,23 @@ export class OpenAIStreamReader {
     const args = fragment.function?.arguments
     if (typeof args === 'string') call.arguments += args
     else if (args) call.arguments = JSON.stringify(args)
+    if (this.toolCallDeltas) this.#report(call)
+  }
+
+  /** A call's progress once its name is known, with the id it will have at the end. */
+  #report(call: PendingCall): void {
+    if (!call.name) return
+    const argumentsDelta = call.arguments.slice(call.reported)
+    if (call.announced && !argumentsDelta) return
+    call.announced = true
+    const delta: ToolCallDelta = {
+      index: call.position,
+      id: call.id || stableToolCallId(this.#id, call.position, call.name),
+      name: call.name,
+      argumentsDelta,
+    }
+    call.reported = call.arguments.length
+    ;(this.#progress ??= []).push(delta)
   }
 
   #keyOf(fragment: OpenAIToolCall): number {
@@ -186,6 +218,11 @@ export class OpenAIStreamReader {
   }
 }
 
+function progressChunk(toolCallDeltas: ToolCallDelta[]): ChatResponse {
+  const output = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas }
+  return { results: [{ output, metadata: {} }], metadata: {} }
+}
+
 function deltaChunk(text: string, reasoning: string): ChatResponse {
   const output = { role: 'assistant' as const, text, toolCalls: [], ...(reasoning ? { reasoning } : {}) }
   return { results: [{ output, metadata: {} }], metadata: {} }
@@ -196,8 +233,9 @@ export async function* readOpenAIStream(
   response: Response,
   signal: AbortSignal | undefined,
   context: ErrorContext,
+  toolCallDeltas = false,
 ): AsyncGenerator<ChatResponse, void, undefined> {
-  const reader = new OpenAIStreamReader(context)
+  const reader = new OpenAIStreamReader(context, toolCallDeltas)
   for await (const event of serverSentEvents(response, signal, context)) yield* reader.read(event)
   yield reader.finish()
 }

@@ -3,6 +3,7 @@ import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { toOpenAIRequest } from './openai-request'
 import { registerModelSecrets } from './secrets'
+import { withAttachments } from './with-attachments'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -37,26 +38,34 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    const body = await this.#body(prompt, false)
     // The response reader loads while the request is on its way.
     const [response, { fromOpenAICompletion }] = await Promise.all([
-      postJson(this.#url, this.#body(prompt, false), this.#http(signal), this.#context),
+      postJson(this.#url, body, this.#http(signal), this.#context),
       import('./openai-mapping'),
     ])
     return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const body = await this.#body(prompt, true)
     // The stream reader loads while the request is on its way.
     const [response, { readOpenAIStream }] = await Promise.all([
-      postJson(this.#url, this.#body(prompt, true), this.#http(signal), this.#context),
+      postJson(this.#url, body, this.#http(signal), this.#context),
       import('./openai-stream'),
     ])
-    yield* readOpenAIStream(response, signal, this.#context)
+    yield* readOpenAIStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
-  #body(prompt: Prompt, stream: boolean): Record<string, unknown> {
+  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toOpenAIRequest(this.#options.model, prompt.messages, options, stream)
+    return toOpenAIRequest(
+      this.#options.model,
+      await withAttachments(prompt.messages, 'openai', this.#context),
+      options,
+      stream,
+    )
   }
 
   #http(signal: AbortSignal | undefined) {

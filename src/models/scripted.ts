@@ -2,6 +2,7 @@ import {
   delay,
   throwIfAborted,
   type ToolCall,
+  type ToolCallDelta,
   type ChatModel,
   type ChatResponse,
   type Prompt,
@@ -88,6 +89,20 @@ export class ScriptedChatModel implements ChatModel {
       yield this.#response(reply, deltas[i]!, [], i === last)
     }
     if (failAt >= deltas.length) throw toError(reply.error!)
+    if (prompt.options.toolCallDeltas) {
+      // As a provider streams them: each call starts, then its arguments arrive in two pieces.
+      for (const [index, call] of toolCalls.entries()) {
+        const half = Math.ceil(call.arguments.length / 2)
+        const pieces = ['', call.arguments.slice(0, half), call.arguments.slice(half)].filter(
+          (piece, position) => position === 0 || piece !== '',
+        )
+        for (const argumentsDelta of pieces) {
+          if (reply.delayMs) await delay(reply.delayMs, signal)
+          else throwIfAborted(signal)
+          yield progressChunk({ index, id: call.id, name: call.name, argumentsDelta }, reply.model ?? this.#model)
+        }
+      }
+    }
     if (toolCalls.length > 0 || deltas.length === 0) {
       if (reply.delayMs) await delay(reply.delayMs, signal)
       else throwIfAborted(signal)
@@ -139,6 +154,11 @@ function toToolCalls(calls: ScriptedToolCall[] | undefined, turn: number): ToolC
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
   }))
+}
+
+function progressChunk(delta: ToolCallDelta, model: string): ChatResponse {
+  const output = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas: [delta] }
+  return { results: [{ output, metadata: {} }], metadata: { model } }
 }
 
 function toError(error: Error | string): Error {

@@ -2,12 +2,12 @@ import { useEffect } from 'react'
 import { createRoot } from 'react-dom/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HIGHEST_PRECEDENCE } from '../core'
-import { MessageChatMemoryAdvisor } from '../advisors'
+import { ApprovalQueue, MessageChatMemoryAdvisor, ToolApprovalAdvisor } from '../advisors'
 import { ChatClient } from '../client'
 import { type ChatMemory, IndexedDBChatMemoryRepository, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel, type ScriptStep } from '../models'
 import { defineTool } from '../tools'
-import type { ChatMessageView } from './chat-view'
+import type { ChatMessageView, ChatPartView } from './chat-view'
 import { useChat, type ChatStatus, type UseChat, type UseChatOptions } from './use-chat'
 
 /** What a mounted component saw: the hook's latest result, and every status and answer text it rendered. */
@@ -282,5 +282,141 @@ describe('useChat in Chromium', () => {
       expect(second.chat().messages).toEqual([])
       await after.repository.close()
     })
+  })
+})
+
+/** A bubble's parts as a test reads them: kinds in order, tool calls with their state. */
+const shapeOf = (parts: ChatPartView[]) =>
+  parts.map((part) => (part.type === 'tool-call' ? `tool:${part.id}:${part.state}` : part.type))
+
+const weatherTool = (waitFor: Promise<void> = Promise.resolve()) =>
+  defineTool({
+    name: 'weather',
+    description: 'Weather in a city',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const,
+    execute: async ({ city }) => (await waitFor, `sunny in ${city}`),
+  })
+
+describe('useChat parts in Chromium', () => {
+  it('interleaves text and tool cards in the order they happened, a card showing its arguments as they stream', async () => {
+    const model = new ScriptedChatModel([
+      { text: 'First Oslo.', toolCalls: [{ id: 'w1', name: 'weather', arguments: { city: 'Oslo' } }], delayMs: 100 },
+      { text: 'Now Rome.', toolCalls: [{ id: 'w2', name: 'weather', arguments: { city: 'Rome' } }], delayMs: 5 },
+      { text: 'Both sunny.', delayMs: 5 },
+    ])
+    const client = ChatClient.builder(model).defaultTools(weatherTool()).build()
+    const { chat } = await mount(client)
+    const sent = chat().send('Weather in Oslo, then Rome?')
+    // The card is there before its arguments are complete.
+    await expect
+      .poll(() => chat().messages[1]?.parts.find((part) => part.type === 'tool-call'), { interval: 10, timeout: 3000 })
+      .toMatchObject({ id: 'w1', state: 'streaming-arguments', arguments: '{"city":' })
+    await sent
+    await expect.poll(() => chat().status).toBe('idle')
+    const answer = chat().messages[1]!
+    expect(shapeOf(answer.parts)).toEqual(['text', 'tool:w1:done', 'text', 'tool:w2:done', 'text'])
+    expect(answer.parts[1]).toEqual({
+      type: 'tool-call',
+      id: 'w1',
+      name: 'weather',
+      arguments: '{"city":"Oslo"}',
+      state: 'done',
+      result: 'sunny in Oslo',
+    })
+    expect(answer.text).toBe('First Oslo.\n\nNow Rome.\n\nBoth sunny.')
+    expect(answer.toolCalls.map((call) => call.status)).toEqual(['done', 'done'])
+  })
+
+  it('answers an approval from the message: the card waits, then runs when approved', async () => {
+    const approvals = new ApprovalQueue()
+    const model = new ScriptedChatModel([
+      { text: 'Checking.', toolCalls: [{ id: 'w1', name: 'weather', arguments: { city: 'Oslo' } }] },
+      'Sunny in Oslo.',
+    ])
+    const client = ChatClient.builder(model)
+      .defaultTools(weatherTool())
+      .defaultAdvisors(ToolApprovalAdvisor.builder().handler(approvals.handler).policy('weather', 'always').build())
+      .build()
+    const { chat } = await mount(client, { approvals })
+    const sent = chat().send('Weather?')
+    await expect.poll(() => shapeOf(chat().messages[1]?.parts ?? [])).toEqual(['text', 'tool:w1:awaiting-approval'])
+    expect(chat().messages[1]!.parts[1]).toMatchObject({ approval: 'requested' })
+    chat().addToolApproval({ id: 'w1', approved: true })
+    await sent
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(shapeOf(chat().messages[1]!.parts)).toEqual(['text', 'tool:w1:done', 'text'])
+    expect(chat().messages[1]!.parts[1]).toMatchObject({ approval: 'approved', result: 'sunny in Oslo' })
+    expect(() => chat().addToolApproval({ id: 'w1', approved: true })).toThrow(
+      "No approval is waiting for tool call 'w1'",
+    )
+  })
+
+  it('a declined call does not run; the model hears the reason', async () => {
+    const approvals = new ApprovalQueue()
+    const ran: string[] = []
+    const tool = defineTool({
+      name: 'weather',
+      description: 'Weather',
+      inputSchema: { type: 'object' },
+      execute: () => (ran.push('weather'), 'sunny'),
+    })
+    const model = new ScriptedChatModel([{ toolCalls: [{ id: 'w1', name: 'weather' }] }, 'Fine, no weather.'])
+    const client = ChatClient.builder(model)
+      .defaultTools(tool)
+      .defaultAdvisors(ToolApprovalAdvisor.builder().handler(approvals.handler).policy('weather', 'always').build())
+      .build()
+    const { chat } = await mount(client, { approvals })
+    const sent = chat().send('Weather?')
+    await expect.poll(() => shapeOf(chat().messages[1]?.parts ?? [])).toEqual(['tool:w1:awaiting-approval'])
+    chat().addToolApproval({ id: 'w1', approved: false, reason: 'not now' })
+    await sent
+    expect(ran).toEqual([])
+    await expect.poll(() => chat().messages[1]!.parts[0]).toMatchObject({ approval: 'rejected', state: 'done' })
+    const toolMessage = model.prompts[1]!.messages.find((message) => message.role === 'tool')
+    expect(toolMessage).toMatchObject({ responses: [{ responseData: expect.stringContaining('"not now"') as string }] })
+  })
+
+  it('sends image and file attachments with the message, as Blobs, and shows them in the user bubble', async () => {
+    const model = new ScriptedChatModel(['A red square and your notes.'])
+    const { chat } = await mount(ChatClient.create(model))
+    const png = new File([new Uint8Array([137, 80, 78, 71])], 'square.png', { type: 'image/png' })
+    const notes = new File(['milk'], 'notes.txt', { type: 'text/plain' })
+    await chat().sendMessage({ text: 'What are these?', attachments: [png, notes] })
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(chat().messages[0]!.parts).toEqual([
+      { type: 'text', text: 'What are these?' },
+      { type: 'image', image: png, name: 'square.png' },
+      { type: 'file', data: notes, name: 'notes.txt' },
+    ])
+    const sentMessage = model.prompts[0]!.messages.at(-1)!
+    expect(sentMessage).toMatchObject({ role: 'user', text: 'What are these?' })
+    expect(sentMessage.role === 'user' && sentMessage.parts?.[1]).toEqual({
+      type: 'image',
+      image: png,
+      name: 'square.png',
+    })
+  })
+
+  it('regenerate() asks the last question again and replaces a good answer, without storing the turn twice', async () => {
+    const repository = new IndexedDBChatMemoryRepository({ databaseName: `regenerate-${Date.now()}` })
+    const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).build()
+    const model = new ScriptedChatModel(['First try.', 'Second try.'])
+    const client = ChatClient.builder(model).defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build()).build()
+    const { chat } = await mount(client, { memory, conversationId: 'c' })
+    await expect.poll(() => chat().status).toBe('idle')
+    await chat().send('Say something')
+    await expect.poll(() => chat().status).toBe('idle')
+    await chat().regenerate()
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(bubbles(chat().messages)).toEqual([
+      { role: 'user', text: 'Say something', toolCalls: [] },
+      { role: 'assistant', text: 'Second try.', toolCalls: [] },
+    ])
+    expect(model.prompts[1]!.messages).toEqual([{ role: 'user', text: 'Say something' }])
+    expect(await memory.get('c')).toEqual([
+      { role: 'user', text: 'Say something' },
+      { role: 'assistant', text: 'Second try.', toolCalls: [] },
+    ])
+    await repository.close()
   })
 })

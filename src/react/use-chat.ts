@@ -1,10 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ObserverAdvisor } from '../advisors'
+import type { ApprovalQueue } from '../advisors'
 import type { ChatClient, ChatClientRequestSpec } from '../client'
-import { isAbortError, type Message } from '../core'
+import {
+  filePart,
+  imagePart,
+  isAbortError,
+  partsOf,
+  userMessageOf,
+  type AttachmentPart,
+  type Message,
+  type UserMessage,
+  type UserPart,
+} from '../core'
 import { ChatMemory } from '../memory'
-import { TraceReader, type TraceEvent } from '../trace'
-import { joined, toolCallViews, toViews, viewId, type ChatMessageView, type ToolCallView } from './chat-view'
+import { withStreamPart } from './chat-parts'
+import { bubbleOf, toViews, viewId, type ChatMessageView, type ChatPartView } from './chat-view'
 
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
 
@@ -14,6 +24,16 @@ export interface UseChatOptions {
   conversationId?: string
   /** Adds to every request (options, advisors, params) before it is sent. */
   configure?: (spec: ChatClientRequestSpec) => ChatClientRequestSpec
+  /** The queue the client's ToolApprovalAdvisor asks; `addToolApproval` answers it. */
+  approvals?: ApprovalQueue
+}
+
+export interface ToolApprovalAnswer {
+  /** The tool call's id. */
+  id: string
+  approved: boolean
+  /** When declining: what the user said, passed on to the model. */
+  reason?: string
 }
 
 export interface UseChat {
@@ -22,24 +42,35 @@ export interface UseChat {
   error: Error | undefined
   /** True when the restored conversation ended with tool calls that never ran (the page closed mid-turn). */
   pendingTurn: boolean
-  /** Sends a user message and streams the answer into `messages`. */
-  send(text: string): Promise<void>
+  /** Sends a user message (with images or files, optional) and streams the answer into `messages`. */
+  send(text: string, attachments?: ReadonlyArray<AttachmentPart | File>): Promise<void>
+  /** The same as `send`, as one object: `sendMessage({ text, attachments })`. */
+  sendMessage(message: { text: string; attachments?: ReadonlyArray<AttachmentPart | File> }): Promise<void>
   /** Continues a pending turn: its tool calls run (asking for approval again where needed) and the model answers. */
   resume(): Promise<void>
   /** Stops the answer being streamed (and any running tool). */
   stop(): void
   /** Asks again for the last user message, replacing the failed or stopped answer. */
   retry(): Promise<void>
+  /** Asks the last question again and replaces its answer, also when the answer was fine (memory forgets the old turn). */
+  regenerate(): Promise<void>
+  /**
+   * Answers the approval a tool call waits for, from the message that shows it (its part is
+   * `awaiting-approval`). Needs the `approvals` queue the ToolApprovalAdvisor asks.
+   */
+  addToolApproval(answer: ToolApprovalAnswer): void
   /** Forgets the conversation (and its memory). */
   clear(): Promise<void>
 }
 
 /**
- * A chat UI's state for a ChatClient: the messages, the answer streaming into them, tool calls as
- * they run (seen by an ObserverAdvisor inside the tool loop, not guessed), stop and retry.
+ * A chat UI's state for a ChatClient: the messages as ordered parts, the answer streaming into them,
+ * tool calls where they happened and in their states (reported from inside the tool loop by
+ * `.stream().parts()`, not guessed), approvals answered from the message, attachments, stop,
+ * retry and regenerate.
  */
 export function useChat(client: ChatClient | undefined, options: UseChatOptions = {}): UseChat {
-  const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID, configure } = options
+  const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID, configure, approvals } = options
   const [messages, setMessages] = useState<ChatMessageView[]>([])
   const [status, setStatus] = useState<ChatStatus>(memory ? 'loading' : 'idle')
   const [error, setError] = useState<Error>()
@@ -91,94 +122,50 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     }
   }, [memory, conversationId])
 
-  /** Streams an answer: to `text`, or (undefined) to the pending turn the conversation ended with. */
+  /** Streams an answer: to a new user message, or (undefined) to the pending turn the conversation ended with. */
   const answer = useCallback(
-    async (text: string | undefined) => {
+    async (message: UserMessage | undefined) => {
       if (!client) throw new Error('useChat has no ChatClient yet; pass one before sending')
       await restored.current?.ready
       abort.current?.abort()
       const controller = new AbortController()
       abort.current = controller
-      const resuming = text === undefined
       const lastBubble = latest.current.at(-1)
-      const bubbleId = resuming && lastBubble?.role === 'assistant' ? lastBubble.id : viewId('a')
+      const bubbleId = message === undefined && lastBubble?.role === 'assistant' ? lastBubble.id : viewId('a')
       const update = (change: (bubble: ChatMessageView) => ChatMessageView) =>
-        setMessages((list) => list.map((message) => (message.id === bubbleId ? change(message) : message)))
+        setMessages((list) => list.map((bubble) => (bubble.id === bubbleId ? change(bubble) : bubble)))
       setPendingTurn(false)
-      // The calls the bubble had before this run; the run's own come from the trace reader.
-      let before: ToolCallView[] = []
-      if (resuming) {
-        // The calls are answered again by this run; its events fill them in.
-        before = lastBubble?.toolCalls.filter((call) => call.status !== 'running') ?? []
-        update((bubble) => ({ ...bubble, pending: true, toolCalls: before }))
-      } else {
+      if (message === undefined) update((bubble) => ({ ...bubble, pending: true }))
+      else
         setMessages((list) => [
           ...list,
-          { id: viewId('u'), role: 'user', text, toolCalls: [] },
-          { id: bubbleId, role: 'assistant', text: '', toolCalls: [], pending: true },
+          bubbleOf({ id: viewId('u'), role: 'user' }, partsOf(message) as ChatPartView[]),
+          bubbleOf({ id: bubbleId, role: 'assistant', pending: true }, []),
         ])
-      }
       setError(undefined)
       setStatus('streaming')
-      // Tool rounds as the loop runs them: an observer inside the loop reports each execution.
-      const reader = new TraceReader()
-      let round = 0
-      const watcher = new ObserverAdvisor({
-        name: 'useChat',
-        chunks: false,
-        performanceTrack: false,
-        sink: {
-          emit: (event: TraceEvent) => {
-            if (controller.signal.aborted) return
-            if (event.type === 'tool-start') setStatus('running-tools')
-            if (event.type === 'round-start') round = event.round
-            if (event.type === 'round-start' && event.round > 1) {
-              setStatus('streaming')
-              // Text of a later round starts a new paragraph, not the end of the last word.
-              update((bubble) =>
-                bubble.text && !/\s$/.test(bubble.text) ? { ...bubble, text: `${bubble.text}\n\n` } : bubble,
-              )
-            }
-            const run = reader.add(event, true)
-            if (event.type === 'tool-start' || event.type === 'tool-end')
-              update((bubble) => ({ ...bubble, toolCalls: [...before, ...toolCallViews(run)] }))
-          },
-        },
-      })
       let spec = client
         .prompt()
-        .advisors(watcher)
         .advisorParams({ [ChatMemory.CONVERSATION_ID]: conversationId })
         .signal(controller.signal)
       if (!memory) spec = spec.messages(...history.current)
-      if (text !== undefined) spec = spec.user(text)
+      if (message !== undefined) spec = spec.messages(message)
       if (configure) spec = configure(spec)
       let reply = ''
       try {
-        let reasoningRound = 0
-        for await (const chunk of spec.stream().chatResponse()) {
-          const output = chunk.results[0]?.output
-          const delta = output?.text ?? ''
-          const reasoning = output?.reasoning ?? ''
-          if (reasoning) {
-            // A new round's reasoning is a new paragraph, the same round's deltas run on.
-            const fresh = reasoningRound !== round
-            reasoningRound = round
-            update((bubble) => ({
-              ...bubble,
-              reasoning: fresh ? joined(bubble.reasoning, reasoning) : (bubble.reasoning ?? '') + reasoning,
-            }))
-          }
-          if (!delta) continue
-          reply += delta
-          update((bubble) => ({ ...bubble, text: bubble.text + delta }))
+        // Each event moves the bubble on: text and reasoning grow, tool cards appear where the model started them.
+        for await (const event of spec.stream().parts()) {
+          if (controller.signal.aborted) break
+          if (event.type === 'tool-start') setStatus('running-tools')
+          else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
+          else if (event.type === 'text-delta') reply += event.delta
+          update((bubble) => {
+            const parts = withStreamPart(bubble.parts, event)
+            return parts === bubble.parts ? bubble : bubbleOf(bubble, parts)
+          })
         }
-        if (!memory && text !== undefined)
-          history.current = [
-            ...history.current,
-            { role: 'user', text },
-            { role: 'assistant', text: reply, toolCalls: [] },
-          ]
+        if (!memory && message !== undefined)
+          history.current = [...history.current, message, { role: 'assistant', text: reply, toolCalls: [] }]
         update((bubble) => ({ ...bubble, pending: false }))
         setStatus('idle')
       } catch (failure) {
@@ -196,14 +183,47 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     [client, memory, conversationId, configure],
   )
 
-  const retry = useCallback(async () => {
+  /** The user message a bubble showed, attachments included, to send again. */
+  const lastQuestion = () => {
     const list = latest.current
-    const lastUser = list.findLastIndex((message) => message.role === 'user')
-    if (lastUser < 0) return
-    const text = list[lastUser]!.text
-    setMessages(list.slice(0, lastUser))
-    await answer(text)
+    const index = list.findLastIndex((bubble) => bubble.role === 'user')
+    return index < 0 ? undefined : { index, message: userMessageOf(list[index]!.parts as UserPart[]) }
+  }
+
+  const retry = useCallback(async () => {
+    const last = lastQuestion()
+    if (!last) return
+    setMessages(latest.current.slice(0, last.index))
+    await answer(last.message)
   }, [answer])
+
+  const regenerate = useCallback(async () => {
+    const last = lastQuestion()
+    if (!last) return
+    abort.current?.abort()
+    setMessages(latest.current.slice(0, last.index))
+    // The turn asked again replaces the old one, in the history sent and in memory.
+    const lastUser = history.current.findLastIndex((message) => message.role === 'user')
+    if (lastUser >= 0) history.current = history.current.slice(0, lastUser)
+    if (memory) await forgetLastTurn(memory, conversationId)
+    await answer(last.message)
+  }, [answer, memory, conversationId])
+
+  const addToolApproval = useCallback(
+    ({ id, approved, reason }: ToolApprovalAnswer) => {
+      if (!approvals)
+        throw new Error(
+          'useChat was given no ApprovalQueue: pass { approvals } (the queue of your ToolApprovalAdvisor)',
+        )
+      const waiting = approvals.pending().find((approval) => approval.toolCall.id === id)
+      if (!waiting) throw new Error(`No approval is waiting for tool call '${id}'`)
+      approvals.decide(
+        waiting.id,
+        approved ? { type: 'approve' } : { type: 'reject', ...(reason ? { message: reason } : {}) },
+      )
+    },
+    [approvals],
+  )
 
   const clear = useCallback(async () => {
     abort.current?.abort()
@@ -214,17 +234,44 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     await memory?.clear(conversationId)
   }, [memory, conversationId])
 
+  const sendMessage = ({
+    text,
+    attachments = [],
+  }: {
+    text: string
+    attachments?: ReadonlyArray<AttachmentPart | File>
+  }) => answer(userMessageOf([...(text ? [{ type: 'text' as const, text }] : []), ...attachments.map(asAttachment)]))
+
   return {
     messages,
     status,
     error,
     pendingTurn,
-    send: (text: string) => answer(text),
+    send: (text: string, attachments?: ReadonlyArray<AttachmentPart | File>) =>
+      sendMessage({ text, ...(attachments ? { attachments } : {}) }),
+    sendMessage,
     resume: () => answer(undefined),
     stop: () => abort.current?.abort(),
     retry,
+    regenerate,
+    addToolApproval,
     clear,
   }
+}
+
+/** A picked file as a part: an image when its type says so, else a file. */
+function asAttachment(attachment: AttachmentPart | File): AttachmentPart {
+  if (!(attachment instanceof Blob)) return attachment
+  return attachment.type.startsWith('image/') ? imagePart(attachment) : filePart(attachment)
+}
+
+/** Removes the last turn (from its user message on) from memory, so asking it again does not store it twice. */
+async function forgetLastTurn(memory: ChatMemory, conversationId: string): Promise<void> {
+  const stored = await memory.get(conversationId)
+  const lastUser = stored.findLastIndex((message) => message.role === 'user')
+  if (lastUser < 0) return
+  await memory.clear(conversationId)
+  if (lastUser > 0) await memory.add(conversationId, stored.slice(0, lastUser))
 }
 
 function endsWithUnansweredCalls(messages: readonly Message[]): boolean {

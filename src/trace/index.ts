@@ -10,5 +10,6 @@ export * from './redact'
 export * from './validate-event'
 export * from './cassette'
 // The data a trace carries, so a reader of runs needs nothing else from the library.
-export { addUsage, errorInfo } from '../core'
+export { addUsage, errorInfo, partsOf } from '../core'
 export type { ErrorInfo, Message, ToolCall, ToolDefinition, ToolResponse, ToolSource, Usage } from '../core'
+export type { AssistantPart, FilePart, ImagePart, MessagePart, UserPart } from '../core'

@@ -1,4 +1,4 @@
-import type { Message, ResponseFormat, ToolChoice } from '../core'
+import type { AssistantPart, Message, ResponseFormat, ToolChoice, UserPart } from '../core'
 import type { TraceEvent, TracedOptions } from './events'
 import { TRACE_FILE_LIMITS } from './limits'
 
@@ -99,18 +99,57 @@ const usage = object({
 const errorInfo = object({ name: str, message: str, status: optional(num), code: optional(str) })
 const metadata = optional(jsonObject)
 
+/**
+ * A part of a traced message. Attachments carry no bytes in a trace: `image`/`data` is a link to
+ * show (an https URL, a small data URL, or a blob: URL valid in the page that recorded it) or ''.
+ */
+const part =
+  (roles: 'user' | 'assistant'): Check<UserPart | AssistantPart> =>
+  (value, path) => {
+    const type = (value as { type?: unknown } | null)?.type
+    const attachment = { mediaType: optional(str), name: optional(str), size: optional(count) }
+    switch (type) {
+      case 'text':
+        return object({ type: oneOf('text'), text: str })(value, path)
+      case 'reasoning':
+        if (roles === 'assistant') return object({ type: oneOf('reasoning'), text: str })(value, path)
+        break
+      case 'tool-call':
+        if (roles === 'assistant')
+          return object({ type: oneOf('tool-call'), id: str, name: str, arguments: str })(value, path)
+        break
+      case 'image':
+        if (roles === 'user') return object({ type: oneOf('image'), image: str, ...attachment })(value, path)
+        break
+      case 'file':
+        if (roles === 'user') return object({ type: oneOf('file'), data: str, ...attachment })(value, path)
+        break
+    }
+    return fail(
+      `${path}.type`,
+      roles === 'user' ? 'one of "text", "image", "file"' : 'one of "text", "reasoning", "tool-call"',
+    )
+  }
+
 const message: Check<Message> = (value, path) => {
   const role = (value as { role?: unknown } | null)?.role
   switch (role) {
     case 'system':
-    case 'user':
       return object({ role: oneOf(role), text: str, metadata })(value, path)
+    case 'user':
+      return object({
+        role: oneOf(role),
+        text: str,
+        parts: optional(list(part('user') as Check<UserPart>)),
+        metadata,
+      })(value, path)
     case 'assistant':
       return object({
         role: oneOf('assistant'),
         text: str,
         toolCalls: list(toolCall),
         reasoning: optional(str),
+        parts: optional(list(part('assistant') as Check<AssistantPart>)),
         metadata,
       })(value, path)
     case 'tool':
@@ -213,6 +252,8 @@ export const bodies = {
     /** What the model thought before answering (reasoning, thinking), kept apart from the text. */
     reasoning: optional(str),
     toolCalls: list(toolCall),
+    /** Reasoning, text and tool calls in the order the model produced them, when not simply that order. */
+    parts: optional(list(part('assistant') as Check<AssistantPart>)),
     finishReason: optional(str),
     usage: optional(usage),
     model: optional(str),

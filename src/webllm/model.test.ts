@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { RetryAdvisor, ObserverAdvisor } from '../advisors'
 import { ChatClient } from '../client'
-import { assistantMessage, systemMessage, toolResponseMessage, userMessage, type Prompt } from '../core'
+import {
+  assistantMessage,
+  filePart,
+  imagePart,
+  systemMessage,
+  toolResponseMessage,
+  userMessage,
+  userMessageOf,
+  type Prompt,
+} from '../core'
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
@@ -325,5 +334,53 @@ describe('WebLLM errors', () => {
       retryable: true,
       message: expect.stringMatching(/^Cannot download model 'Qwen'/) as string,
     })
+  })
+})
+
+describe('WebLLMChatModel attachments', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgo='
+  const VISION = 'Phi-3.5-vision-instruct-q4f16_1-MLC'
+
+  it('sends a vision model text and image_url parts, a Blob read into a data URL', async () => {
+    const engine = new FakeWebLLMEngine(['a cat'])
+    const blob = new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' })
+    const prompt: Prompt = {
+      messages: [userMessageOf([{ type: 'text', text: 'What is it?' }, imagePart(blob), imagePart(PNG)])],
+      options: {},
+    }
+    await new WebLLMChatModel(engine, { model: VISION }).call(prompt)
+    expect(engine.requests[0]!.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is it?' },
+          { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AQID' } },
+          { type: 'image_url', image_url: { url: PNG } },
+        ],
+      },
+    ])
+  })
+
+  it('refuses an image for a text-only model before the engine sees anything, naming the model and the part', async () => {
+    const engine = new FakeWebLLMEngine(['never'])
+    const model = new WebLLMChatModel(engine, { model: QWEN })
+    const prompt: Prompt = { messages: [userMessageOf([{ type: 'text', text: 'hi' }, imagePart(PNG)])], options: {} }
+    await expect(model.call(prompt)).rejects.toThrow(
+      `WebLLM model '${QWEN}' cannot take the image (message 1, part 2): it reads no images. Pick a vision model (e.g. Phi-3.5-vision-instruct-q4f16_1-MLC) or send text only.`,
+    )
+    await expect(collect(model.stream(prompt))).rejects.toThrow(/reads no images/)
+    expect(engine.requests).toHaveLength(0)
+  })
+
+  it('refuses a PDF, and reads a plain-text file into the text of the turn', async () => {
+    const engine = new FakeWebLLMEngine(['ok'])
+    const model = new WebLLMChatModel(engine, { model: QWEN })
+    const pdf = filePart('data:application/pdf;base64,JVBERi0=', { name: 'a.pdf' })
+    await expect(model.call({ messages: [userMessageOf([pdf])], options: {} })).rejects.toThrow(
+      `WebLLM model '${QWEN}' cannot take the file 'a.pdf' (message 1, part 1): application/pdf is not a file type it takes (PLAIN).`,
+    )
+    const notes = filePart(new File(['buy milk'], 'notes.txt', { type: 'text/plain' }))
+    await model.call({ messages: [userMessageOf([{ type: 'text', text: 'Summarise' }, notes])], options: {} })
+    expect(engine.requests[0]!.messages).toEqual([{ role: 'user', content: 'Summarise\n\nnotes.txt:\nbuy milk' }])
   })
 })

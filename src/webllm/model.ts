@@ -8,6 +8,7 @@ import {
   type ChatResponse,
   type Prompt,
 } from '../core'
+import { withAttachments, type AttachmentRules } from '../models'
 import { AnswerStreamer, parseReply } from './constrained-json'
 import type { WebLLMCreateOptions } from './create'
 import type { ToolStrategy, WebLLMEngine } from './engine'
@@ -21,6 +22,8 @@ export interface WebLLMChatModelOptions {
   model: string
   /** How tools reach the model (default: `native` for WebLLM's function-calling models, else `constrained-json`). */
   toolStrategy?: ToolStrategy
+  /** Whether the model reads images (default: WebLLM's vision models, whose ids say `vision`). */
+  vision?: boolean
 }
 
 // WebLLM's function-calling models (its `functionCallingModelIds`), known without loading the runtime.
@@ -38,6 +41,8 @@ export class WebLLMChatModel implements ChatModel {
   readonly supportsNativeStructuredOutput = true
   readonly model: string
   readonly toolStrategy: ToolStrategy
+  readonly vision: boolean
+  readonly #attachments: AttachmentRules
   #turn = 0
 
   constructor(
@@ -47,11 +52,21 @@ export class WebLLMChatModel implements ChatModel {
     if (!options?.model) throw new TypeError('WebLLMChatModel needs the model id the engine runs')
     this.model = options.model
     this.toolStrategy = options.toolStrategy ?? defaultToolStrategy(options.model)
+    this.vision = options.vision ?? /vision/i.test(options.model)
+    this.#attachments = {
+      imageTypes: this.vision ? ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] : [],
+      // WebLLM decodes images in the page; past this a photo only costs memory and time.
+      maxImageBytes: 20 * 1024 * 1024,
+      documentTypes: [],
+      maxDocumentBytes: 0,
+      documentUrls: false,
+      noImagesHint: 'Pick a vision model (e.g. Phi-3.5-vision-instruct-q4f16_1-MLC) or send text only.',
+    }
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
     throwIfAborted(signal)
-    const request = { ...toWebLLMRequest(prompt, this.toolStrategy), stream: false as const }
+    const request = { ...(await this.#request(prompt)), stream: false as const }
     const constrained = this.#constrained(prompt)
     const salt = `${this.model}:${this.#turn++}`
     const onAbort = () => this.engine.interruptGenerate()
@@ -70,7 +85,7 @@ export class WebLLMChatModel implements ChatModel {
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
     throwIfAborted(signal)
     const request = {
-      ...toWebLLMRequest(prompt, this.toolStrategy),
+      ...(await this.#request(prompt)),
       stream: true as const,
       stream_options: { include_usage: true },
     }
@@ -154,6 +169,13 @@ export class WebLLMChatModel implements ChatModel {
     if (split.reasoning) yield reasoningChunk(split.reasoning)
     const text = answer && split.text ? answer.push(split.text) : split.text
     if (text) yield textChunk(text)
+  }
+
+  /** Attachments are checked before the engine sees anything; Blobs are read into data URLs. */
+  async #request(prompt: Prompt) {
+    const context = { provider: this.provider, label: 'WebLLM', model: this.model }
+    const messages = await withAttachments(prompt.messages, this.#attachments, context)
+    return toWebLLMRequest({ ...prompt, messages: [...messages] }, this.toolStrategy)
   }
 
   /** With tools and no native support, the reply is the constrained JSON envelope. */

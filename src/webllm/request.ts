@@ -1,5 +1,6 @@
-import type { ChatCompletionMessageParam, ChatCompletionRequestBase } from '@mlc-ai/web-llm'
-import type { Message, ChatOptions, Prompt, JsonSchema } from '../core'
+import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionRequestBase } from '@mlc-ai/web-llm'
+import { partsOf, type Message, type ChatOptions, type Prompt, type JsonSchema, type UserMessage } from '../core'
+import { isTextFile, textFileText } from '../models'
 import { replySchema, toolInstructions } from './constrained-json'
 import type { ToolStrategy } from './engine'
 
@@ -48,7 +49,7 @@ function plainMessages(messages: readonly Message[]): ChatCompletionMessageParam
         case 'system':
           return { role: 'system', content: message.text }
         case 'user':
-          return { role: 'user', content: message.text }
+          return userTurn(message)
         case 'assistant':
           return { role: 'assistant', content: message.text }
         case 'tool':
@@ -56,6 +57,34 @@ function plainMessages(messages: readonly Message[]): ChatCompletionMessageParam
       }
     }),
   )
+}
+
+/**
+ * A user turn: its text, or (with images) one text part and `image_url` parts, the shape WebLLM's
+ * vision models take (at most one text part; the model checked before that it reads images). A
+ * plain-text file is read into the text.
+ */
+function userTurn(message: UserMessage): ChatCompletionMessageParam {
+  if (!message.parts) return { role: 'user', content: message.text }
+  const texts: string[] = []
+  const images: ChatCompletionContentPart[] = []
+  for (const part of partsOf(message)) {
+    if (part.type === 'image') images.push({ type: 'image_url', image_url: { url: part.image as string } })
+    else if (part.type === 'file' && isTextFile(part)) texts.push(textFileText(part))
+    else if (part.type === 'text' && part.text) texts.push(part.text)
+  }
+  const text = texts.join('\n\n')
+  return images.length === 0
+    ? { role: 'user', content: text }
+    : { role: 'user', content: [{ type: 'text', text }, ...images] }
+}
+
+/** The system text in front of a user turn, whether its content is a string or parts (whose one text part is first). */
+function withSystem(system: string, turn: ChatCompletionMessageParam): ChatCompletionMessageParam {
+  if (typeof turn.content === 'string') return { role: 'user', content: `${system}\n\n${turn.content}` }
+  const [text, ...images] = turn.content as ChatCompletionContentPart[]
+  const joined = text?.type === 'text' && text.text ? `${system}\n\n${text.text}` : system
+  return { role: 'user', content: [{ type: 'text', text: joined }, ...images] }
 }
 
 /** Function-calling models take no custom system prompt: its text goes before the first user message. */
@@ -66,7 +95,7 @@ function nativeMessages(messages: readonly Message[]): ChatCompletionMessagePara
       case 'system':
         return []
       case 'user':
-        return [{ role: 'user', content: message.text }]
+        return [userTurn(message)]
       case 'assistant':
         return [
           {
@@ -92,10 +121,7 @@ function nativeMessages(messages: readonly Message[]): ChatCompletionMessagePara
     }
   })
   const firstUser = rest.findIndex((message) => message.role === 'user')
-  if (system.length > 0 && firstUser >= 0) {
-    const user = rest[firstUser] as { role: 'user'; content: string }
-    rest[firstUser] = { role: 'user', content: `${system.join('\n\n')}\n\n${user.content}` }
-  }
+  if (system.length > 0 && firstUser >= 0) rest[firstUser] = withSystem(system.join('\n\n'), rest[firstUser]!)
   return rest
 }
 
@@ -107,7 +133,7 @@ function constrainedMessages(messages: readonly Message[], instructions: string)
       case 'system':
         return []
       case 'user':
-        return [{ role: 'user', content: message.text }]
+        return [userTurn(message)]
       case 'assistant': {
         const calls = message.toolCalls.map((call) => ({ name: call.name, arguments: parseArguments(call.arguments) }))
         return [

@@ -82,7 +82,13 @@ export class FakeWebLLMEngine implements FakeEngine {
     const received = structuredClone(request)
     this.requests.push(received)
     for (const message of request.messages) {
-      if (typeof message.content !== 'string')
+      // As WebLLM checks: only a user turn may hold parts, with at most one text part.
+      if (message.role === 'user' && Array.isArray(message.content)) {
+        if (message.content.filter((part) => part.type === 'text').length > 1)
+          throw Object.assign(new Error('Each message can have at most one text contentPart'), {
+            name: 'MultipleTextContentError',
+          })
+      } else if (typeof message.content !== 'string')
         throw Object.assign(new Error('Content of assistant or tool messages must be a string'), {
           name: 'ContentTypeError',
         })

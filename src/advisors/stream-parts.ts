@@ -1,0 +1,128 @@
+import {
+  LOWEST_PRECEDENCE,
+  type ChainEvent,
+  type ChainEventListener,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  type StreamAdvisor,
+  type StreamAdvisorChain,
+  type StreamPart,
+} from '../core'
+
+/**
+ * Reports a streamed call's tool calls, approvals and rounds as typed part events, from where they
+ * happen: it sits innermost in the tool loop, next to the model, so it sees each call start and its
+ * arguments stream (it asks the model for `toolCallDeltas`), and it hears the loop's tool
+ * executions and the approval advisor's requests as chain events. Text and reasoning deltas are
+ * not its job: the caller reads them from the chunks that leave the loop (returnDirect included).
+ */
+export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
+  readonly name = 'Stream Parts'
+  readonly order = LOWEST_PRECEDENCE
+  /** The round whose events are reported; tool events between rounds belong to it. */
+  round = 0
+  readonly #announced = new Set<string>()
+
+  /**
+   * `roundOf` reads the tool loop's round from a request's context (`ROUND_KEY`); it is handed in
+   * so this advisor, loaded on demand, shares no module with the core chunk that it does not need.
+   */
+  constructor(
+    private readonly report: (part: StreamPart) => void,
+    private readonly roundOf: (context: Readonly<Record<string, unknown>>) => number | undefined,
+  ) {}
+
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    const round = this.roundOf(request.context) ?? this.round + 1
+    if (round !== this.round) {
+      this.round = round
+      this.report({ type: 'round-start', round })
+    }
+    const options = { ...request.prompt.options, toolCallDeltas: true }
+    const forwarded = { ...request, prompt: { ...request.prompt, options } }
+    // Ids of calls whose start this round reported, by their place in the message.
+    const started = new Map<number, string>()
+    let finishReason: string | undefined
+    const read = (chunk: ChatClientResponse): ChatClientResponse => {
+      const generation = chunk.chatResponse?.results[0]
+      if (!generation) return chunk
+      finishReason = generation.metadata.finishReason ?? finishReason
+      const output = generation.output
+      for (const delta of output.toolCallDeltas ?? []) {
+        const id = started.get(delta.index) ?? delta.id
+        if (!started.has(delta.index)) {
+          started.set(delta.index, id)
+          this.#start(id, delta.name)
+        }
+        if (delta.argumentsDelta)
+          this.report({ type: 'tool-call-delta', round, id, argumentsDelta: delta.argumentsDelta })
+      }
+      for (const call of output.toolCalls) {
+        // A model that sends its calls whole starts them here.
+        this.#start(call.id, call.name)
+        this.report({ type: 'tool-call', round, id: call.id, name: call.name, arguments: call.arguments })
+      }
+      return chunk
+    }
+    return {
+      [Symbol.asyncIterator]: () => {
+        const iterator = chain.nextStream(forwarded)[Symbol.asyncIterator]()
+        return {
+          next: () =>
+            iterator.next().then((step) => {
+              if (!step.done) return { done: false, value: read(step.value) }
+              this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) })
+              return step
+            }),
+          // Stopping reaches the model at once, even while a chunk is awaited.
+          return: () => iterator.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+        }
+      },
+    }
+  }
+
+  onChainEvent(event: ChainEvent): void {
+    switch (event.type) {
+      case 'approval': {
+        const { round, toolCall } = event
+        if (event.phase === 'requested')
+          this.report({
+            type: 'approval-requested',
+            round,
+            id: toolCall.id,
+            name: toolCall.name,
+            arguments: toolCall.arguments,
+          })
+        else
+          this.report({
+            type: 'approval-decided',
+            round,
+            id: toolCall.id,
+            decision: event.decision ?? 'approve',
+            ...(event.detail !== undefined ? { detail: event.detail } : {}),
+          })
+        break
+      }
+      case 'tool-execution-start':
+        this.report({ type: 'tool-start', round: event.round, id: event.toolCall.id, name: event.toolCall.name })
+        break
+      case 'tool-execution-end':
+        this.report({
+          type: 'tool-result',
+          round: event.round,
+          id: event.toolCall.id,
+          name: event.toolCall.name,
+          result: event.result,
+          isError: event.error !== undefined,
+        })
+        break
+    }
+  }
+
+  #start(id: string, name: string): void {
+    // A call replayed on resume, or announced already, starts once.
+    if (this.#announced.has(id)) return
+    this.#announced.add(id)
+    this.report({ type: 'tool-call-start', round: this.round, id, name })
+  }
+}

@@ -1,0 +1,101 @@
+import type { AnyAdvisor, ChatClientResponse, StreamPart, Usage } from '../core'
+import { StreamPartsAdvisor } from '../advisors/stream-parts'
+
+/**
+ * The typed events of a streamed call, pushed as they happen: text and reasoning deltas from the
+ * chunks that leave the chain, tool calls, approvals, tool results and rounds from a
+ * StreamPartsAdvisor inside the tool loop. Events that happen while no chunk is on its way (a tool
+ * running, an approval waiting) reach a pending `next()` at once.
+ */
+export class PartStream implements AsyncIterator<StreamPart> {
+  readonly #queue: StreamPart[] = []
+  readonly #source: AsyncIterator<ChatClientResponse>
+  #pumping = false
+  #done = false
+  #failure: { error: unknown } | undefined
+  #wake: (() => void) | undefined
+  #finishReason: string | undefined
+  #usage: Usage | undefined
+  readonly #advisor: StreamPartsAdvisor
+
+  /** `open` runs the chain with the advisors given plus the one that reports parts; `roundOf` reads a context's round. */
+  constructor(
+    open: (extra: AnyAdvisor[]) => AsyncIterable<ChatClientResponse>,
+    roundOf: (context: Readonly<Record<string, unknown>>) => number | undefined,
+  ) {
+    this.#advisor = new StreamPartsAdvisor(this.#push, roundOf)
+    this.#source = open([this.#advisor])[Symbol.asyncIterator]()
+  }
+
+  async next(): Promise<IteratorResult<StreamPart>> {
+    for (;;) {
+      if (this.#queue.length > 0) return { done: false, value: this.#queue.shift()! }
+      if (this.#failure) {
+        const { error } = this.#failure
+        this.#failure = undefined
+        throw error
+      }
+      if (this.#done) return { done: true, value: undefined }
+      if (!this.#pumping) this.#pump()
+      await new Promise<void>((resolve) => (this.#wake = resolve))
+    }
+  }
+
+  async return(): Promise<IteratorResult<StreamPart>> {
+    this.#done = true
+    this.#queue.length = 0
+    await this.#source.return?.()
+    return { done: true, value: undefined }
+  }
+
+  readonly #push = (part: StreamPart): void => {
+    if (this.#done) return
+    this.#queue.push(part)
+    this.#notify()
+  }
+
+  #notify(): void {
+    const wake = this.#wake
+    this.#wake = undefined
+    wake?.()
+  }
+
+  #pump(): void {
+    this.#pumping = true
+    this.#source.next().then(
+      (step) => {
+        this.#pumping = false
+        if (step.done) this.#end()
+        else this.#read(step.value)
+        this.#notify()
+      },
+      (error: unknown) => {
+        this.#pumping = false
+        this.#done = true
+        this.#failure = { error }
+        this.#notify()
+      },
+    )
+  }
+
+  #read(chunk: ChatClientResponse): void {
+    const response = chunk.chatResponse
+    if (!response) return
+    const generation = response.results[0]
+    const round = this.#advisor.round || 1
+    const output = generation?.output
+    if (output?.reasoning) this.#queue.push({ type: 'reasoning-delta', round, delta: output.reasoning })
+    if (output?.text) this.#queue.push({ type: 'text-delta', round, delta: output.text })
+    this.#finishReason = generation?.metadata.finishReason ?? this.#finishReason
+    this.#usage = response.metadata.usage ?? this.#usage
+  }
+
+  #end(): void {
+    this.#queue.push({
+      type: 'finish',
+      ...(this.#finishReason ? { finishReason: this.#finishReason } : {}),
+      ...(this.#usage ? { usage: this.#usage } : {}),
+    })
+    this.#done = true
+  }
+}

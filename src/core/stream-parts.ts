@@ -1,0 +1,29 @@
+import type { Usage } from './model'
+
+/**
+ * What happens in a streamed call, as it happens, in order: the typed events of
+ * `.stream().parts()`. Rounds are the tool loop's (from 1); tool calls are known by their ids.
+ */
+export type StreamPart =
+  | { type: 'round-start'; round: number }
+  | { type: 'reasoning-delta'; round: number; delta: string }
+  | { type: 'text-delta'; round: number; delta: string }
+  /** The model started a tool call: a UI can draw its card now. */
+  | { type: 'tool-call-start'; round: number; id: string; name: string }
+  | { type: 'tool-call-delta'; round: number; id: string; argumentsDelta: string }
+  /** The call is complete: its whole arguments. */
+  | { type: 'tool-call'; round: number; id: string; name: string; arguments: string }
+  | { type: 'approval-requested'; round: number; id: string; name: string; arguments: string }
+  | {
+      type: 'approval-decided'
+      round: number
+      id: string
+      decision: 'approve' | 'edit' | 'reject'
+      /** The edited arguments, or what the user said when rejecting. */
+      detail?: string
+    }
+  | { type: 'tool-start'; round: number; id: string; name: string }
+  | { type: 'tool-result'; round: number; id: string; name: string; result: string; isError: boolean }
+  | { type: 'round-end'; round: number; finishReason?: string }
+  /** The last event: how the answer ended, with the usage summed over rounds. */
+  | { type: 'finish'; finishReason?: string; usage?: Usage }

@@ -1,0 +1,63 @@
+import type { StreamPart } from '../core'
+import type { ChatPartView, ToolCallPartView } from './chat-view'
+
+/**
+ * An assistant bubble's parts after one event of `.stream().parts()`: deltas run on in the part
+ * they continue (a new part after anything else, so text after a tool card is its own paragraph),
+ * tool calls are found by id and move through their states. Returns the same array when the event
+ * changes nothing a bubble shows.
+ */
+export function withStreamPart(parts: ChatPartView[], event: StreamPart): ChatPartView[] {
+  switch (event.type) {
+    case 'text-delta':
+    case 'reasoning-delta': {
+      const type = event.type === 'text-delta' ? 'text' : 'reasoning'
+      const last = parts.at(-1)
+      if (last?.type === type) return parts.with(-1, { type, text: last.text + event.delta })
+      return [...parts, { type, text: event.delta }]
+    }
+    case 'tool-call-start':
+      if (parts.some((part) => part.type === 'tool-call' && part.id === event.id)) return parts
+      return [
+        ...parts,
+        { type: 'tool-call', id: event.id, name: event.name, arguments: '', state: 'streaming-arguments' },
+      ]
+    case 'tool-call-delta':
+      return withCall(parts, event.id, (call) => ({ ...call, arguments: call.arguments + event.argumentsDelta }))
+    case 'tool-call':
+      return withCall(parts, event.id, (call) => ({
+        ...call,
+        arguments: event.arguments,
+        state: call.state === 'streaming-arguments' ? 'running' : call.state,
+      }))
+    case 'approval-requested':
+      return withCall(parts, event.id, (call) => ({ ...call, state: 'awaiting-approval', approval: 'requested' }))
+    case 'approval-decided':
+      return withCall(parts, event.id, (call) => ({
+        ...call,
+        state: 'running',
+        approval: event.decision === 'approve' ? 'approved' : event.decision === 'edit' ? 'edited' : 'rejected',
+        ...(event.decision === 'edit' && event.detail !== undefined ? { arguments: event.detail } : {}),
+      }))
+    case 'tool-start':
+      return withCall(parts, event.id, (call) => ({ ...call, state: 'running' }))
+    case 'tool-result':
+      return withCall(parts, event.id, (call) => ({
+        ...call,
+        state: event.isError ? 'error' : 'done',
+        result: event.result,
+      }))
+    default:
+      return parts
+  }
+}
+
+function withCall(
+  parts: ChatPartView[],
+  id: string,
+  change: (call: ToolCallPartView) => ToolCallPartView,
+): ChatPartView[] {
+  const index = parts.findIndex((part) => part.type === 'tool-call' && part.id === id)
+  if (index < 0) return parts
+  return parts.with(index, change(parts[index] as ToolCallPartView))
+}
