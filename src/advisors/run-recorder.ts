@@ -117,7 +117,7 @@ export class RunRecorder {
       ...(generation?.output.reasoning ? { reasoning: this.redactor.text(generation.output.reasoning) } : {}),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
     } as TraceEventBody & { type: 'model-response' }
-    if (generation?.output.parts) body.parts = tracedParts(generation.output.parts, this.#mask)
+    if (generation?.output.parts) body.parts = tracedParts(generation.output.parts, this.redact)
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
     if (typeof metadata?.model === 'string') body.model = metadata.model
@@ -165,9 +165,8 @@ export class RunRecorder {
     )
   }
 
-  redact(text: string): string {
-    return this.redactor.text(text)
-  }
+  /** Text as a trace may show it (a function of its own, handed to the parts tracer). */
+  readonly redact = (text: string): string => this.redactor.text(text)
 
   redactData(data: Record<string, unknown>): Record<string, unknown> {
     return this.redactor.data(data) as Record<string, unknown>
@@ -298,14 +297,14 @@ export class RunRecorder {
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
           ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
-          ...(message.parts ? { parts: tracedParts(message.parts, this.#mask) } : {}),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.redact) } : {}),
         }
         break
       case 'user':
         traced = {
           role: 'user',
           text: this.redactor.text(message.text),
-          ...(message.parts ? { parts: tracedParts(message.parts, this.#mask) } : {}),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.redact) } : {}),
         }
         break
       default:
@@ -314,8 +313,6 @@ export class RunRecorder {
     if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
     return traced
   }
-
-  readonly #mask = (text: string): string => this.redactor.text(text)
 
   /** A tool call as the trace shows it: its name and arguments masked. */
   tracedToolCall(call: ToolCall): ToolCall {

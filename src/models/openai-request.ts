@@ -1,15 +1,22 @@
-import { partsOf, type ChatOptions, type Message, type UserMessage } from '../core'
-import { isTextFile, textFileText } from './attachment-data'
+import type { ChatOptions, Message, UserMessage } from '../core'
 
 // Our plain data as a Chat Completions request.
 
-export function toOpenAIMessages(messages: readonly Message[]): Array<Record<string, unknown>> {
+/** A user message's `content`: its text, or (see ./openai-user-content) its parts. */
+export type UserContent = (message: UserMessage) => string | Array<Record<string, unknown>>
+
+const textOnly: UserContent = (message) => message.text
+
+export function toOpenAIMessages(
+  messages: readonly Message[],
+  userContent: UserContent = textOnly,
+): Array<Record<string, unknown>> {
   return messages.flatMap((message): Array<Record<string, unknown>> => {
     switch (message.role) {
       case 'system':
         return [{ role: message.role, content: message.text }]
       case 'user':
-        return [{ role: 'user', content: message.parts ? userContent(message) : message.text }]
+        return [{ role: 'user', content: userContent(message) }]
       case 'assistant':
         return [
           {
@@ -36,32 +43,18 @@ export function toOpenAIMessages(messages: readonly Message[]): Array<Record<str
   })
 }
 
-/**
- * A user message with attachments as content parts: images as `image_url` (a URL or data URL), a
- * PDF as a `file` with its bytes, a plain-text file as text. Blobs were read into data URLs before.
- */
-function userContent(message: UserMessage): Array<Record<string, unknown>> {
-  return partsOf(message).map((part) => {
-    switch (part.type) {
-      case 'image':
-        return { type: 'image_url', image_url: { url: part.image } }
-      case 'file':
-        if (isTextFile(part)) return { type: 'text', text: textFileText(part) }
-        return { type: 'file', file: { filename: part.name ?? 'file.pdf', file_data: part.data } }
-      default:
-        return { type: 'text', text: part.type === 'text' ? part.text : '' }
-    }
-  })
-}
-
 /** The request body for a prompt's options; `providerOptions.openai` is merged last as an escape hatch. */
 export function toOpenAIRequest(
   model: string,
   messages: readonly Message[],
   options: ChatOptions,
   stream: boolean,
+  userContent?: UserContent,
 ): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: options.model ?? model, messages: toOpenAIMessages(messages) }
+  const body: Record<string, unknown> = {
+    model: options.model ?? model,
+    messages: toOpenAIMessages(messages, userContent),
+  }
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } })
   if (options.temperature !== undefined) body['temperature'] = options.temperature
   if (options.topP !== undefined) body['top_p'] = options.topP

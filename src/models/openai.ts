@@ -60,12 +60,12 @@ export class OpenAIChatModel implements ChatModel {
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toOpenAIRequest(
-      this.#options.model,
-      await withAttachments(prompt.messages, 'openai', this.#context),
-      options,
-      stream,
-    )
+    const messages = await withAttachments(prompt.messages, 'openai', this.#context)
+    // Attachments become content parts by code loaded only for a message that has them.
+    const content = messages.some((message) => message.role === 'user' && message.parts !== undefined)
+      ? (await import('./openai-user-content')).userContent
+      : undefined
+    return toOpenAIRequest(this.#options.model, messages, options, stream, content)
   }
 
   #http(signal: AbortSignal | undefined) {

@@ -1,4 +1,4 @@
-import { abortError, isAbortError, type ToolCallback, type ToolContext } from '../core'
+import type { ToolCallback, ToolContext } from '../core'
 import { type Infer, resolveSchema, type SchemaLike } from '../schema'
 import { ToolCallError } from './tool-errors'
 import { encodeResult } from './tool-result'
@@ -58,32 +58,10 @@ function parseArguments(name: string, input: string): unknown {
 function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): unknown {
   const timeoutMs = spec.timeoutMs
   if (timeoutMs === undefined) return spec.execute(args, context)
-  const outer = context.signal
-  if (outer?.aborted) return Promise.reject(abortError(outer))
-  const controller = new AbortController()
-  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal
-  return new Promise((resolve, reject) => {
-    // A tool that ignores its signal must not keep the timer (and this promise) alive after an abort.
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(abortError(outer))
-    }
-    const timer = setTimeout(() => {
-      outer?.removeEventListener('abort', onAbort)
-      controller.abort()
-      reject(new ToolCallError(`tool '${spec.name}' did not finish within ${timeoutMs} ms`))
-    }, timeoutMs)
-    outer?.addEventListener('abort', onAbort, { once: true })
-    Promise.resolve()
-      .then(() => spec.execute(args, { ...context, signal }))
-      .then(resolve, (error: unknown) => {
-        reject(isAbortError(error) && outer?.aborted ? abortError(outer) : error)
-      })
-      .finally(() => {
-        clearTimeout(timer)
-        outer?.removeEventListener('abort', onAbort)
-      })
-  })
+  // The timer code loads with the first tool that has a timeout.
+  return import('./tool-timeout').then(({ withTimeout }) =>
+    withTimeout(spec.name, timeoutMs, context, (signal) => spec.execute(args, { ...context, signal })),
+  )
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
