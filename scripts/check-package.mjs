@@ -30,7 +30,8 @@ function run(what, command, args, options = {}) {
 const packed = run('npm pack (prepack builds the library)', 'npm', ['pack', '--json', '--pack-destination', packDir], {
   stdio: ['ignore', 'pipe', 'inherit'],
 })
-const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')))
+// The prepack build prints too (with colour codes, which hold '['): the JSON starts on a line of its own.
+const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.search(/^\[$/m)))
 const tarballPath = join(packDir, tarball.filename)
 console.log(
   `${tarball.filename}: ${(tarball.size / 1024).toFixed(1)} KB packed, ${(tarball.unpackedSize / 1024).toFixed(1)} KB unpacked, ${tarball.entryCount} files`,
