@@ -1,12 +1,10 @@
-import {
-  ChatClient,
-  ObserverAdvisor,
-  ScriptedChatModel,
-  TraceCollector,
-  defineTool,
-  forkRun,
-  type ScriptStep,
-} from 'advisor-chain'
+// Runs recorded for real, through the library's layers (a test may reach past the trace entry).
+import { ObserverAdvisor } from '../src/advisors'
+import { ChatClient } from '../src/client'
+import { ScriptedChatModel, type ScriptStep } from '../src/models'
+import { forkRun } from '../src/replay'
+import { defineTool } from '../src/tools'
+import { TraceCollector } from 'advisor-chain/trace'
 import { TraceReader } from 'advisor-chain/trace'
 import { describe, expect, it } from 'vitest'
 import { compareRuns } from './compare'

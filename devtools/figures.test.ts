@@ -1,13 +1,10 @@
-import {
-  ChatClient,
-  ObserverAdvisor,
-  ScriptedChatModel,
-  ToolApprovalAdvisor,
-  TraceCollector,
-  defineTool,
-  type ScriptStep,
-  type ToolCallback,
-} from 'advisor-chain'
+// Runs recorded for real, through the library's layers (a test may reach past the trace entry).
+import { ObserverAdvisor, ToolApprovalAdvisor } from '../src/advisors'
+import { ChatClient } from '../src/client'
+import type { ToolCallback } from '../src/core'
+import { ScriptedChatModel, type ScriptStep } from '../src/models'
+import { defineTool } from '../src/tools'
+import { TraceCollector } from 'advisor-chain/trace'
 import { TRACE_VERSION, TraceReader, type RunView, type TraceEvent, type TraceEventBody } from 'advisor-chain/trace'
 import { describe, expect, it } from 'vitest'
 import { roundFigures, usageText } from './figures'

@@ -1,11 +1,9 @@
-import {
-  ChatClient,
-  ObserverAdvisor,
-  ScriptedChatModel,
-  TraceCollector,
-  defineTool,
-  type TraceEvent,
-} from 'advisor-chain'
+// Runs recorded for real, through the library's layers (a test may reach past the trace entry).
+import { ObserverAdvisor } from '../src/advisors'
+import { ChatClient } from '../src/client'
+import { ScriptedChatModel } from '../src/models'
+import { defineTool } from '../src/tools'
+import { TraceCollector, type TraceEvent } from 'advisor-chain/trace'
 import { describe, expect, it } from 'vitest'
 import { sampleRun } from '../src/trace/testing/sample-trace'
 import { roundFigures, runFigures } from './figures'
