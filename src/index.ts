@@ -111,6 +111,8 @@ export {
   newId,
   type ChainEvent,
   type ChainEventListener,
+  type ToolExecutionEnd,
+  type ToolExecutionStart,
   type ErrorInfo,
 } from './core'
 export { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike, type Validation } from './schema'

@@ -11,6 +11,32 @@ export interface ErrorInfo {
   code?: string
 }
 
+/** A tool call starting, as the tool calling manager and the tool loop report it. */
+export interface ToolExecutionStart {
+  toolCall: ToolCall
+  /** `performance.now()` when it started, so a listener need not read the clock again. */
+  at?: number
+  source?: ToolSource
+}
+
+/** A tool call ended: its response text, and how it went. */
+export interface ToolExecutionEnd {
+  toolCall: ToolCall
+  result: string
+  /** Set when the result is an `Error:` response or the tool threw. */
+  error?: string
+  /** The call's own time, after its setup. */
+  durationMs: number
+  returnDirect: boolean
+  /** `performance.now()` when it ended. */
+  at?: number
+  /** Preparing the call before it ran (see `ToolCallback.prepare`), when that took time. */
+  setupMs?: number
+  source?: ToolSource
+  /** What the tool reported about the call (`ToolContext.report`). */
+  detail?: Record<string, unknown>
+}
+
 /**
  * What recursive advisors report about the work they do between model calls, so observers in the
  * chain can see it: tool executions, the end of the tool loop, retries, validation attempts.
@@ -23,31 +49,8 @@ export type ChainEvent =
       advisors: Array<{ name: string; order: number }>
       loopOrder: number
     }
-  | {
-      type: 'tool-execution-start'
-      round: number
-      toolCall: ToolCall
-      /** `performance.now()` when it started, so a listener need not read the clock again. */
-      at?: number
-      source?: ToolSource
-    }
-  | {
-      type: 'tool-execution-end'
-      round: number
-      toolCall: ToolCall
-      result: string
-      /** Set when the result is an `Error:` response or the tool threw. */
-      error?: string
-      durationMs: number
-      returnDirect: boolean
-      /** `performance.now()` when it ended. */
-      at?: number
-      /** Preparing the call before it ran (see `ToolCallback.prepare`), when that took time. */
-      setupMs?: number
-      source?: ToolSource
-      /** What the tool reported about the call (`ToolContext.report`). */
-      detail?: Record<string, unknown>
-    }
+  | ({ type: 'tool-execution-start'; round: number } & ToolExecutionStart)
+  | ({ type: 'tool-execution-end'; round: number } & ToolExecutionEnd)
   | {
       type: 'tool-loop-end'
       rounds: number

@@ -2,12 +2,12 @@ import {
   type AssistantMessage,
   type Message,
   type ToolResponseMessage,
-  type ToolCall,
   type ChatOptions,
   type ChatResponse,
   type Prompt,
   type ToolDefinition,
-  type ToolSource,
+  type ToolExecutionEnd,
+  type ToolExecutionStart,
   wholeNumber,
 } from '../core'
 import { toolMap } from './tool-map'
@@ -23,24 +23,7 @@ export interface ToolExecutionResult {
 }
 
 /** What the manager reports while it runs the calls of one round. */
-export type ToolExecutionEvent =
-  | { type: 'start'; toolCall: ToolCall; at?: number; source?: ToolSource }
-  | {
-      type: 'end'
-      toolCall: ToolCall
-      result: string
-      error?: string
-      /** The call's own time, after its setup. */
-      durationMs: number
-      returnDirect: boolean
-      /** `performance.now()` when the call ended (and `start`'s when it started). */
-      at?: number
-      /** Preparing the call (`ToolCallback.prepare`), when that took noticeable time. */
-      setupMs?: number
-      source?: ToolSource
-      /** The last thing the tool reported about the call (`ToolContext.report`). */
-      detail?: Record<string, unknown>
-    }
+export type ToolExecutionEvent = ({ type: 'start' } & ToolExecutionStart) | ({ type: 'end' } & ToolExecutionEnd)
 
 export interface ToolExecutionInit {
   signal?: AbortSignal
