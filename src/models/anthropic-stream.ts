@@ -1,6 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { AssistantPart, ToolCall, ToolCallDelta, ChatResponse } from '../core'
-import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
@@ -14,6 +13,7 @@ import {
   optionalObject,
   optionalString,
   type WireObject,
+  streamEvent,
 } from './wire'
 
 interface Block {
@@ -55,20 +55,7 @@ export class AnthropicStreamReader {
 
   read(message: EventSourceMessage): ChatResponse[] {
     if (this.#done) return []
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(message.data) as unknown
-    } catch {
-      throw streamError(
-        `the stream sent a line that is not JSON: ${scrubAndTruncate(message.data, 120)}`,
-        this.context,
-        {
-          retryable: false,
-          code: 'invalid_response',
-        },
-      )
-    }
-    const event = objectAt(parsed, 'a stream event', this.context)
+    const event = streamEvent(message.data, 'a stream event', this.context)
     const type = optionalString(event['type'], 'type', this.context) ?? message.event
     switch (type) {
       case 'message_start':

@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
-import { scrubAndTruncate, type ChatResponse, type ToolCall, type ToolCallDelta } from '../core'
+import { type ChatResponse, type ToolCall, type ToolCallDelta } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import {
   OutputOrder,
@@ -20,6 +20,7 @@ import {
   optionalObject,
   optionalString,
   type WireObject,
+  streamEvent,
 } from './wire'
 
 /** More output items than this in one response is a broken or hostile stream. */
@@ -54,20 +55,7 @@ export class ResponsesStreamReader {
 
   read(message: EventSourceMessage): ChatResponse[] {
     if (this.#final) return []
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(message.data) as unknown
-    } catch {
-      throw streamError(
-        `the stream sent a line that is not JSON: ${scrubAndTruncate(message.data, 120)}`,
-        this.context,
-        {
-          retryable: false,
-          code: 'invalid_response',
-        },
-      )
-    }
-    const event = objectAt(parsed, 'a stream event', this.context)
+    const event = streamEvent(message.data, 'a stream event', this.context)
     const type = optionalString(event['type'], 'type', this.context) ?? message.event
     const delta = () => optionalString(event['delta'], `${type}.delta`, this.context) ?? ''
     switch (type) {

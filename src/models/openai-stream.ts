@@ -1,6 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { ToolCall, ToolCallDelta, ChatResponse, Usage } from '../core'
-import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
 import { serverSentEvents } from './sse'
@@ -22,6 +21,7 @@ import {
   optionalIndex,
   optionalObject,
   optionalString,
+  streamEvent,
 } from './wire'
 
 interface PendingCall {
@@ -70,16 +70,7 @@ export class OpenAIStreamReader {
       return []
     }
     if (data === '') return []
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(data) as unknown
-    } catch {
-      throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, this.context, {
-        retryable: false,
-        code: 'invalid_response',
-      })
-    }
-    const chunk = objectAt(parsed, 'a stream chunk', this.context)
+    const chunk = streamEvent(data, 'a stream chunk', this.context)
     if (event.event === 'error' || (chunk['error'] !== undefined && chunk['error'] !== null))
       throw this.#inBandError(chunk['error'] ?? chunk)
     this.#id = firstNonEmpty(this.#id, chunk['id'])

@@ -1,3 +1,4 @@
+import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
 
 // Guards for provider JSON: a body of the wrong shape becomes one clear ChatModelError, never a TypeError.
@@ -64,4 +65,18 @@ export function count(value: unknown): number | undefined {
 /** The first id or model name that is not empty (Azure's router sends empty ones first). */
 export function firstNonEmpty(current: string | undefined, value: unknown): string | undefined {
   return current || (typeof value === 'string' && value !== '' ? value : undefined)
+}
+
+/** One server-sent event's data as an object; a line that is not JSON is an `invalid_response`. */
+export function streamEvent(data: string, what: string, context: ErrorContext): WireObject {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(data) as unknown
+  } catch {
+    throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, context, {
+      retryable: false,
+      code: 'invalid_response',
+    })
+  }
+  return objectAt(parsed, what, context)
 }
