@@ -10,7 +10,8 @@ import {
   type ChatResponse,
 } from '../src'
 
-const toolCall = (round: number): ChatResponse => ({
+/** A model response asking for `tick` once. */
+export const toolCall = (round: number): ChatResponse => ({
   results: [
     {
       output: {
@@ -23,12 +24,14 @@ const toolCall = (round: number): ChatResponse => ({
   ],
   metadata: {},
 })
-const answer: ChatResponse = {
+/** The final answer. */
+export const answer: ChatResponse = {
   results: [{ output: { role: 'assistant', text: 'done', toolCalls: [] }, metadata: { finishReason: 'stop' } }],
   metadata: {},
 }
 
-const tick = defineTool({
+/** A tool that answers at once and keeps nothing. */
+export const tick = defineTool({
   name: 'tick',
   description: 'Counts',
   inputSchema: { type: 'object', properties: { n: { type: 'number' } } },

@@ -7,35 +7,16 @@ import {
   ObserverAdvisor,
   ToolCallingAdvisor,
   ToolCallingManager,
-  defineTool,
   type ChatModel,
-  type ChatResponse,
   type Message,
   type Prompt,
   type ToolCall,
 } from '../src'
+import { answer, tick, toolCall } from './looping-client'
 import { median, report, round } from './measure'
 
 const ROUNDS = 1000
 const WINDOW = 50
-
-const toolCallResponse = (round: number): ChatResponse => ({
-  results: [
-    {
-      output: {
-        role: 'assistant',
-        text: '',
-        toolCalls: [{ id: `c${round}`, name: 'tick', arguments: `{"n":${round}}` }],
-      },
-      metadata: { finishReason: 'tool_calls' },
-    },
-  ],
-  metadata: {},
-})
-const finalResponse: ChatResponse = {
-  results: [{ output: { role: 'assistant', text: 'done', toolCalls: [] }, metadata: { finishReason: 'stop' } }],
-  metadata: {},
-}
 
 /** A model that asks for `tick` ROUNDS times, then answers; it records when each round reached it. */
 function instantModel(stamps: number[]): ChatModel {
@@ -43,7 +24,7 @@ function instantModel(stamps: number[]): ChatModel {
     provider: 'bench',
     call: async () => {
       stamps.push(performance.now())
-      return stamps.length <= ROUNDS ? toolCallResponse(stamps.length) : finalResponse
+      return stamps.length <= ROUNDS ? toolCall(stamps.length) : answer
     },
     // eslint-disable-next-line require-yield
     stream: async function* () {
@@ -51,13 +32,6 @@ function instantModel(stamps: number[]): ChatModel {
     },
   }
 }
-
-const tick = defineTool({
-  name: 'tick',
-  description: 'Counts',
-  inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
-  execute: ({ n }) => n,
-})
 
 /**
  * Mean time per round over rounds [from, from + size), garbage collection included: a page's clock
