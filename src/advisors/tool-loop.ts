@@ -21,8 +21,10 @@ import {
 import {
   type ToolCallingManager,
   type ToolExecutionEvent,
+  type ToolExecutionInit,
   type ToolExecutionResult,
   ToolCallLimitExceededError,
+  executeToolCallsNow,
 } from '../tools'
 
 export type ToolRoundOutcome = { type: 'executed'; result: ToolExecutionResult } | { type: 'limit'; message: string }
@@ -105,39 +107,50 @@ export class ToolLoop {
     this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
   }
 
-  async executeTools(
+  /** The round's tool calls run; a promise only when a call did not answer at once. */
+  executeTools(
     manager: ToolCallingManager,
     request: ChatClientRequest,
     response: ChatClientResponse,
-  ): Promise<ToolRoundOutcome> {
-    const round = this.round
+  ): ToolRoundOutcome | Promise<ToolRoundOutcome> {
+    const init: ToolExecutionInit = { advisorContext: response.context }
+    if (this.#signal) init.signal = this.#signal
+    if (this.#listeners.length > 0) init.onToolExecution = this.#onToolExecution
+    let executed: ToolExecutionResult | Promise<ToolExecutionResult>
     try {
-      const executed = await manager.executeToolCalls(
+      executed = executeToolCallsNow(
+        manager,
         { messages: this.#history, options: request.prompt.options },
         response.chatResponse!,
-        {
-          ...(this.#signal ? { signal: this.#signal } : {}),
-          advisorContext: response.context,
-          ...(this.#listeners.length > 0 && {
-            onToolExecution: (event: ToolExecutionEvent) => {
-              if (event.type === 'start') this.emit({ ...event, type: 'tool-execution-start', round })
-              else this.emit({ ...event, type: 'tool-execution-end', round })
-            },
-          }),
-        },
+        init,
       )
-      const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
-      this.#history.push(...appended)
-      const result: ToolExecutionResult = {
-        conversationHistory: this.#history,
-        returnDirect: executed.returnDirect,
-        appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
-      }
-      return { type: 'executed', result }
     } catch (error) {
-      if (error instanceof ToolCallLimitExceededError) return { type: 'limit', message: error.message }
-      throw error
+      return this.#limited(error)
     }
+    return executed instanceof Promise ? executed.then(this.#executed, this.#limited) : this.#executed(executed)
+  }
+
+  // Tools run within one round: the loop's round is theirs until they are all done.
+  readonly #onToolExecution = (event: ToolExecutionEvent): void => {
+    const round = this.round
+    if (event.type === 'start') this.emit({ ...event, type: 'tool-execution-start', round })
+    else this.emit({ ...event, type: 'tool-execution-end', round })
+  }
+
+  readonly #executed = (executed: ToolExecutionResult): ToolRoundOutcome => {
+    const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
+    this.#history.push(...appended)
+    const result: ToolExecutionResult = {
+      conversationHistory: this.#history,
+      returnDirect: executed.returnDirect,
+      appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
+    }
+    return { type: 'executed', result }
+  }
+
+  readonly #limited = (error: unknown): ToolRoundOutcome => {
+    if (error instanceof ToolCallLimitExceededError) return { type: 'limit', message: error.message }
+    throw error
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */

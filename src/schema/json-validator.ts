@@ -9,6 +9,8 @@ export interface SchemaIssue {
 export type JsonValidator = (value: unknown) => SchemaIssue[]
 
 const compiled = new WeakMap<JsonSchema, Promise<JsonValidator>>()
+/** The validators compiled so far, to validate without waiting for a promise. */
+const ready = new WeakMap<JsonSchema, JsonValidator>()
 let codeGeneration: boolean | undefined
 
 /**
@@ -21,9 +23,17 @@ export function jsonValidator(schema: JsonSchema): Promise<JsonValidator> {
   if (!validator) {
     validator = canGenerateCode() ? ajvValidator(schema) : interpretingValidator(schema)
     compiled.set(schema, validator)
-    validator.catch(() => compiled.delete(schema))
+    validator.then(
+      (compiledValidator) => ready.set(schema, compiledValidator),
+      () => compiled.delete(schema),
+    )
   }
   return validator
+}
+
+/** The validator of `schema` if it is compiled already: a tool call then validates without a promise. */
+export function readyValidator(schema: JsonSchema): JsonValidator | undefined {
+  return ready.get(schema)
 }
 
 /** False in pages whose Content-Security-Policy forbids `unsafe-eval`. */

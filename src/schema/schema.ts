@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../core'
-import { jsonValidator, type SchemaIssue } from './json-validator'
+import { jsonValidator, readyValidator, type SchemaIssue } from './json-validator'
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
 
 /** What users may pass wherever a schema is asked for: a JSON Schema object or a Standard Schema with a JSON Schema. */
@@ -17,6 +17,21 @@ export interface ResolvedSchema<T = unknown> {
 
 const JSON_SCHEMA_TARGET = 'draft-2020-12'
 
+// The JSON Schema behind each resolved JSON Schema, for validateNow.
+const jsonSchemas = new WeakMap<ResolvedSchema, JsonSchema>()
+
+/**
+ * The validation of `value` at once, when `schema` is a JSON Schema whose validator is compiled
+ * already; undefined when only `validate` can tell (a Standard Schema, or not compiled yet).
+ */
+export function validateNow<T>(schema: ResolvedSchema<T>, value: unknown): Validation<T> | undefined {
+  const jsonSchema = jsonSchemas.get(schema)
+  const validator = jsonSchema && readyValidator(jsonSchema)
+  if (!validator) return undefined
+  const issues = validator(value)
+  return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
+}
+
 /**
  * Resolves a schema: a Standard Schema validates with its own validator and gives its JSON Schema
  * (`input` side for tool arguments, `output` side for structured answers); a JSON Schema validates
@@ -27,7 +42,7 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
   }
-  return {
+  const resolved: ResolvedSchema<T> = {
     jsonSchema: schema,
     async prepare() {
       await jsonValidator(schema)
@@ -37,6 +52,8 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
       return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
     },
   }
+  jsonSchemas.set(resolved, schema)
+  return resolved
 }
 
 function standardSchema<T>(schema: StandardSchemaV1, side: 'input' | 'output'): ResolvedSchema<T> {

@@ -12,9 +12,11 @@ import {
   type ChatResponse,
   type Prompt,
   type ToolCallback,
+  type ToolContext,
   type ToolDefinition,
   type ToolSource,
 } from '../core'
+import { callTool } from './define-tool'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { TurnLedger } from './turn'
 
@@ -112,11 +114,21 @@ class DefaultToolCallingManager implements ToolCallingManager {
     return [...toolMap(options.tools ?? []).values()].map((tool) => tool.definition)
   }
 
-  async executeToolCalls(
+  executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
+    try {
+      const result = this.executeNow(prompt, response, init)
+      return result instanceof Promise ? result : Promise.resolve(result)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** `executeToolCalls`, with no promise when every call answered at once (synchronous tools, validators ready). */
+  executeNow(
     prompt: Prompt,
     response: ChatResponse,
-    init: ToolExecutionInit = {},
-  ): Promise<ToolExecutionResult> {
+    init: ToolExecutionInit,
+  ): ToolExecutionResult | Promise<ToolExecutionResult> {
     const generation = response.results.find((result) => result.output.toolCalls.length > 0)
     if (!generation) throw new Error('No tool call requested by the chat model')
     throwIfAborted(init.signal)
@@ -125,20 +137,36 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const ledger = TurnLedger.of(prompt.messages)
     const answers = presetAnswers(init.advisorContext)
     const plans = this.#plan(ledger, generation.output.toolCalls, tools, answers)
-    const outcomes = await Promise.all(
-      plans.map((plan) => this.#execute(plan, tools, prompt.options.toolContext ?? {}, init)),
-    )
-    throwIfAborted(init.signal)
-
-    const responses: ToolResponse[] = outcomes.map((outcome) => outcome.response)
-    // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
-    const appended = [{ ...generation.output }, toolResponseMessage(responses)] as const
-    ledger.rememberFor(appended[1], prompt.messages.length + 2)
-    return historyResult(
-      prompt.messages,
-      appended,
-      outcomes.every((outcome) => outcome.returnDirect),
-    )
+    const values = prompt.options.toolContext ?? {}
+    // Every call is reported started before any of them runs.
+    if (init.onToolExecution)
+      for (const plan of plans) reportStart(plan, tools.get(plan.call.name), init.onToolExecution)
+    const responses: Array<ToolResponse | Promise<ToolResponse>> = []
+    let waiting = false
+    for (const plan of plans) {
+      let answered: ToolResponse | Promise<ToolResponse>
+      try {
+        answered = this.#execute(plan, tools.get(plan.call.name), values, init)
+      } catch (error) {
+        // As a rejected call among others: the other calls still run.
+        answered = Promise.reject(error)
+      }
+      waiting ||= answered instanceof Promise
+      responses.push(answered)
+    }
+    const finish = (answered: ToolResponse[]): ToolExecutionResult => {
+      throwIfAborted(init.signal)
+      // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
+      const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
+      ledger.rememberFor(appended[1], prompt.messages.length + 2)
+      return historyResult(
+        prompt.messages,
+        appended,
+        plans.every((plan) => plan.returnDirect),
+      )
+    }
+    if (!waiting) return finish(responses as ToolResponse[])
+    return Promise.all(responses.map((answered) => Promise.resolve(answered))).then(finish)
   }
 
   /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
@@ -153,10 +181,10 @@ class DefaultToolCallingManager implements ToolCallingManager {
       const occurrence = ledger.countCall(call)
       const made = ledger.countResponse(call)
       const answer = answers?.[call.id]
-      if (answer !== undefined) return { call, refusal: undefined, answer }
+      if (answer !== undefined) return plan(call, undefined, answer)
       if (!tools.has(call.name)) {
         const available = [...tools.keys()].join(', ') || 'none'
-        return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+        return plan(call, `unknown tool '${call.name}'. Available tools: ${available}.`)
       }
       if (made > perTool || ledger.total > total) {
         const breach =
@@ -164,83 +192,136 @@ class DefaultToolCallingManager implements ToolCallingManager {
             ? `tool '${call.name}' was called ${made} times in this turn (limit ${perTool} per tool)`
             : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
         if (onExceed === 'throw') throw new ToolCallLimitExceededError(`Tool call limit exceeded: ${breach}.`)
-        return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
+        return plan(call, `tool call limit reached: ${breach}. Answer with the information you already have.`)
       }
       if (occurrence > maxIdenticalCalls) {
-        return {
+        return plan(
           call,
-          refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
-        }
+          `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
+        )
       }
-      return { call, refusal: undefined }
+      return plan(call, undefined)
     })
   }
 
-  async #execute(
+  /** Runs one planned call: its response at once when the tool answered at once, else a promise of it. */
+  #execute(
     plan: Plan,
-    tools: ReadonlyMap<string, ToolCallback>,
+    tool: ToolCallback | undefined,
     values: Record<string, unknown>,
     init: ToolExecutionInit,
-  ): Promise<{ response: ToolResponse; returnDirect: boolean }> {
-    const { call } = plan
-    const tool = tools.get(call.name)
-    const report = init.onToolExecution
-    // Durations exist only in the listener's events, so without one the clock is not read.
-    let started = report ? performance.now() : 0
-    const source = tool?.metadata.source
-    report?.({ type: 'start', toolCall: call, at: started, ...(source ? { source } : {}) })
-    let result: string
-    let error: string | undefined
-    let setupMs: number | undefined
-    let detail: Record<string, unknown> | undefined
-    if (plan.refusal !== undefined) {
-      result = error = `Error: ${plan.refusal}`
-    } else if (plan.answer !== undefined) {
-      result = plan.answer
-    } else {
-      if (tool!.prepare) {
-        // A failed setup fails the call itself, which then says why.
-        await tool!.prepare().catch(() => undefined)
-        if (report) {
-          const ready = performance.now()
-          // A validator already compiled takes microseconds; only real setup is worth reporting.
-          if (ready - started >= SETUP_REPORTED_MS) setupMs = ready - started
-          started = ready
-        }
-      }
-      try {
-        result = await tool!.call(call.arguments, {
-          values,
-          advisorContext: init.advisorContext ?? {},
-          toolCall: call,
-          ...(init.signal ? { signal: init.signal } : {}),
-          report: (reported) => {
-            detail = reported
-          },
-        })
-      } catch (thrown) {
-        if (init.signal?.aborted) throw abortError(init.signal)
-        result = error = errorResponse(call.name, thrown)
-      }
-    }
-    const returnDirect = error === undefined && plan.answer === undefined && tool?.metadata.returnDirect === true
-    if (report) {
-      const ended = performance.now()
-      report({
-        type: 'end',
-        toolCall: call,
-        result,
-        ...(error !== undefined ? { error } : {}),
-        durationMs: ended - started,
-        returnDirect,
-        at: ended,
-        ...(setupMs !== undefined ? { setupMs } : {}),
-        ...(source ? { source } : {}),
-        ...(detail ? { detail } : {}),
-      })
-    }
-    return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
+  ): ToolResponse | Promise<ToolResponse> {
+    if (plan.refusal !== undefined) return ended(plan, tool, init, `Error: ${plan.refusal}`, true)
+    if (plan.answer !== undefined) return ended(plan, tool, init, plan.answer, false)
+    if (tool!.prepare && !prepared.has(tool!)) return this.#prepareAndRun(plan, tool!, values, init)
+    return run(plan, tool!, values, init)
   }
+
+  async #prepareAndRun(
+    plan: Plan,
+    tool: ToolCallback,
+    values: Record<string, unknown>,
+    init: ToolExecutionInit,
+  ): Promise<ToolResponse> {
+    // A failed setup fails the call itself, which then says why; a done one is not awaited again.
+    await tool.prepare!().then(
+      () => prepared.add(tool),
+      () => undefined,
+    )
+    if (init.onToolExecution) {
+      const ready = performance.now()
+      // A validator already compiled takes microseconds; only real setup is worth reporting.
+      if (ready - plan.started >= SETUP_REPORTED_MS) plan.setupMs = ready - plan.started
+      plan.started = ready
+    }
+    return run(plan, tool, values, init)
+  }
+}
+
+/** Calls the tool; a throw or rejection becomes an `Error:` response, unless the turn was aborted. */
+function run(
+  plan: Plan,
+  tool: ToolCallback,
+  values: Record<string, unknown>,
+  init: ToolExecutionInit,
+): ToolResponse | Promise<ToolResponse> {
+  const call = plan.call
+  const context: ToolContext = {
+    values,
+    advisorContext: init.advisorContext ?? {},
+    toolCall: call,
+    ...(init.signal ? { signal: init.signal } : {}),
+    report: (reported) => {
+      plan.detail = reported
+    },
+  }
+  const failed = (thrown: unknown): ToolResponse => {
+    if (init.signal?.aborted) throw abortError(init.signal)
+    return ended(plan, tool, init, errorResponse(call.name, thrown), true)
+  }
+  let answered: string | PromiseLike<string>
+  try {
+    answered = callTool(tool, call.arguments, context)
+  } catch (thrown) {
+    return failed(thrown)
+  }
+  if (typeof answered === 'string') return ended(plan, tool, init, answered, false)
+  return Promise.resolve(answered).then((result) => ended(plan, tool, init, result, false), failed)
+}
+
+/** Tools whose `prepare` succeeded once: ready for every later call. */
+const prepared = new WeakSet<ToolCallback>()
+
+function plan(call: ToolCall, refusal: string | undefined, answer?: string): Plan {
+  return { call, refusal, answer, started: 0, setupMs: undefined, detail: undefined, returnDirect: false }
+}
+
+function reportStart(plan: Plan, tool: ToolCallback | undefined, report: (event: ToolExecutionEvent) => void): void {
+  // Durations exist only in the listener's events, so without one the clock is not read.
+  plan.started = performance.now()
+  const source = tool?.metadata.source
+  const event: ToolExecutionEvent = { type: 'start', toolCall: plan.call, at: plan.started }
+  if (source) event.source = source
+  report(event)
+}
+
+/** The response of a call, after reporting its end; `failed`: the result is an `Error:` response. */
+function ended(
+  plan: Plan,
+  tool: ToolCallback | undefined,
+  init: ToolExecutionInit,
+  result: string,
+  failed: boolean,
+): ToolResponse {
+  const call = plan.call
+  plan.returnDirect = !failed && plan.answer === undefined && tool?.metadata.returnDirect === true
+  const report = init.onToolExecution
+  if (report) {
+    const at = performance.now()
+    const durationMs = at - plan.started
+    const returnDirect = plan.returnDirect
+    const event: ToolExecutionEvent & { type: 'end' } = failed
+      ? { type: 'end', toolCall: call, result, error: result, durationMs, returnDirect, at }
+      : { type: 'end', toolCall: call, result, durationMs, returnDirect, at }
+    if (plan.setupMs !== undefined) event.setupMs = plan.setupMs
+    const source = tool?.metadata.source
+    if (source) event.source = source
+    if (plan.detail) event.detail = plan.detail
+    report(event)
+  }
+  return { id: call.id, name: call.name, responseData: result }
+}
+
+/** `manager.executeToolCalls(…)`, with no promise when the built-in manager answered every call at once. */
+export function executeToolCallsNow(
+  manager: ToolCallingManager,
+  prompt: Prompt,
+  response: ChatResponse,
+  init: ToolExecutionInit,
+): ToolExecutionResult | Promise<ToolExecutionResult> {
+  return manager instanceof DefaultToolCallingManager
+    ? manager.executeNow(prompt, response, init)
+    : manager.executeToolCalls(prompt, response, init)
 }
 
 const SETUP_REPORTED_MS = 0.5
@@ -250,7 +331,13 @@ interface Plan {
   /** Set when the call must not run; the text says why. */
   refusal: string | undefined
   /** Set when an advisor already answered the call (e.g. the user declined it). */
-  answer?: string
+  answer: string | undefined
+  /** `performance.now()` when the call started (after its setup), when a listener is told. */
+  started: number
+  setupMs: number | undefined
+  /** The last thing the tool reported about the call (`ToolContext.report`). */
+  detail: Record<string, unknown> | undefined
+  returnDirect: boolean
 }
 
 function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, string>> | undefined {
