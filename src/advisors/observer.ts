@@ -79,25 +79,38 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     this.#chunks = options.chunks ?? true
   }
 
-  async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
-    const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
-    if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
-    // One clock read at each end of the round: a read costs a few hundred ns in a page.
-    const started = performance.now()
-    run.emit(round, { type: 'round-start' }, this.name, started)
-    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
-    let response: ChatClientResponse
+  adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    // Reactions on the round's promise rather than an async function: no suspended frame per round.
     try {
-      response = await chain.nextCall(forwarded)
+      const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
+      if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
+      // One clock read at each end of the round: a read costs a few hundred ns in a page.
+      const started = performance.now()
+      run.emit(round, { type: 'round-start' }, this.name, started)
+      run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
+      let next: Promise<ChatClientResponse>
+      try {
+        next = chain.nextCall(forwarded)
+      } catch (error) {
+        this.#roundFailed(run, round, started, error, placement)
+        throw error
+      }
+      return next.then(
+        (response) => {
+          const ended = performance.now()
+          run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
+          run.emit(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
+          if (placement === 'no-loop') this.#end(run, 'ok')
+          return response
+        },
+        (error: unknown) => {
+          this.#roundFailed(run, round, started, error, placement)
+          throw error
+        },
+      )
     } catch (error) {
-      this.#roundFailed(run, round, started, error, placement)
-      throw error
+      return Promise.reject(error)
     }
-    const ended = performance.now()
-    run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-    run.emit(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
-    if (placement === 'no-loop') this.#end(run, 'ok')
-    return response
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {

@@ -85,19 +85,15 @@ export class RunRecorder {
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
-    const sent = (shared > 0 ? messages.slice(shared) : messages).map((message) => this.#message(message))
-    this.emit(
-      round,
-      {
-        type: 'model-request',
-        ...(provider ? { provider } : {}),
-        messages: sent,
-        ...(shared > 0 ? { shared } : {}),
-        options: this.#options(options),
-      },
-      this.advisor,
-      t,
-    )
+    const sent: Message[] = []
+    for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
+    // Field by field in the order a trace file shows them: a spread per optional field costs an object each.
+    const body = { type: 'model-request' } as TraceEventBody & { type: 'model-request' }
+    if (provider) body.provider = provider
+    body.messages = sent
+    if (shared > 0) body.shared = shared
+    body.options = this.#options(options)
+    this.emit(round, body, this.advisor, t)
   }
 
   chunk(round: number, index: number, chunk: ChatResponse): void {
@@ -316,8 +312,8 @@ export class RunRecorder {
           role: 'assistant',
           text: this.redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.#toolCall(call)),
-          ...(message.reasoning ? { reasoning: this.redactor.text(message.reasoning) } : {}),
         }
+        if (message.reasoning) traced.reasoning = this.redactor.text(message.reasoning)
         break
       default:
         traced = { role: message.role, text: this.redactor.text(message.text) }

@@ -132,9 +132,7 @@ export class ToolLoop {
 
   // Tools run within one round: the loop's round is theirs until they are all done.
   readonly #onToolExecution = (event: ToolExecutionEvent): void => {
-    const round = this.round
-    if (event.type === 'start') this.emit({ ...event, type: 'tool-execution-start', round })
-    else this.emit({ ...event, type: 'tool-execution-end', round })
+    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
   }
 
   readonly #executed = (executed: ToolExecutionResult): ToolRoundOutcome => {
@@ -207,4 +205,33 @@ function notIn(history: readonly Message[], sent: readonly Message[]): Message[]
     known ??= new Set(history)
     return !known.has(message)
   })
+}
+
+// Written field by field rather than spread: a spread of the manager's varied event shapes is slow.
+function toolStartEvent(event: ToolExecutionEvent & { type: 'start' }, round: number): ChainEvent {
+  const started: ChainEvent & { type: 'tool-execution-start' } = {
+    type: 'tool-execution-start',
+    toolCall: event.toolCall,
+    round,
+  }
+  if (event.at !== undefined) started.at = event.at
+  if (event.source !== undefined) started.source = event.source
+  return started
+}
+
+function toolEndEvent(event: ToolExecutionEvent & { type: 'end' }, round: number): ChainEvent {
+  const ended: ChainEvent & { type: 'tool-execution-end' } = {
+    type: 'tool-execution-end',
+    toolCall: event.toolCall,
+    result: event.result,
+    durationMs: event.durationMs,
+    returnDirect: event.returnDirect,
+    round,
+  }
+  if (event.error !== undefined) ended.error = event.error
+  if (event.at !== undefined) ended.at = event.at
+  if (event.setupMs !== undefined) ended.setupMs = event.setupMs
+  if (event.source !== undefined) ended.source = event.source
+  if (event.detail !== undefined) ended.detail = event.detail
+  return ended
 }

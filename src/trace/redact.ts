@@ -37,7 +37,7 @@ export class Redactor {
 
   text(value: string): string {
     let masked = value
-    if (SECRET_MARKERS.some((marker) => value.includes(marker))) masked = maskAll(masked, SECRET_VALUES)
+    if (hasMarker(value)) masked = maskAll(masked, SECRET_VALUES)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
@@ -64,6 +64,12 @@ export class Redactor {
     }
     return copy
   }
+}
+
+// A loop, not `some`: it runs on every traced string, and a closure per call adds up.
+function hasMarker(text: string): boolean {
+  for (const marker of SECRET_MARKERS) if (text.includes(marker)) return true
+  return false
 }
 
 function maskAll(text: string, patterns: readonly RegExp[]): string {
