@@ -18,10 +18,10 @@ import {
   type TraceSink,
   type TracedAdvisor,
   type TracedOptions,
-  REDACTED,
   type Redactor,
 } from '../trace'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
+import { StreamedTail } from './streamed-tail'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -31,8 +31,8 @@ export class RunRecorder {
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
-  /** The end of the text streamed so far in this response, to catch a secret split across chunks. */
-  #streamedTail = ''
+  /** The text streamed so far in this response, to catch a secret split across chunks. */
+  readonly #streamedTail: StreamedTail
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
   readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
@@ -42,7 +42,9 @@ export class RunRecorder {
     private readonly redactor: Redactor,
     private readonly nextSeq: () => number,
     private readonly advisor: string,
-  ) {}
+  ) {
+    this.#streamedTail = new StreamedTail(redactor)
+  }
 
   /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
   emit(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
@@ -101,8 +103,8 @@ export class RunRecorder {
     const toolCalls = generation?.output.toolCalls
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
-    if (index === 0) this.#streamedTail = ''
-    const text = this.#chunkText(generation?.output.text ?? '')
+    if (index === 0) this.#streamedTail.reset()
+    const text = this.#streamedTail.mask(generation?.output.text ?? '')
     const reasoning = generation?.output.reasoning
     if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#chunks.add(round, index, text)
     const body: ChunkBody = { type: 'model-chunk', index, text }
@@ -178,14 +180,6 @@ export class RunRecorder {
 
   redact(text: string): string {
     return this.redactor.text(text)
-  }
-
-  /** A chunk's text, masked whole when a secret ends in it, even one that began in earlier chunks. */
-  #chunkText(text: string): string {
-    if (text === '') return text
-    const seen = this.#streamedTail + text
-    this.#streamedTail = seen.slice(-64)
-    return this.redactor.text(seen) === seen ? text : REDACTED
   }
 
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
@@ -265,7 +259,7 @@ export class RunRecorder {
   end(status: RunStatus, error?: ErrorInfo): void {
     // The observer keeps ended runs a while (late evaluations): it must not keep their conversation.
     this.#lastMessages = undefined
-    this.#streamedTail = ''
+    this.#streamedTail.reset()
     const now = performance.now()
     this.emit(
       0,

@@ -35,6 +35,16 @@ export class Redactor {
     this.#values = (rules.values ?? []).map(globalCopy)
   }
 
+  /** Whether the app added patterns of its own (`values`), which text without a marker may match. */
+  get hasOwnPatterns(): boolean {
+    return this.#values.length > 0
+  }
+
+  /** Whether `text` contains a marker of a built-in pattern: text without one holds no built-in secret. */
+  hasMarker(text: string): boolean {
+    return hasMarker(text)
+  }
+
   text(value: string): string {
     let masked = value
     if (hasMarker(value)) masked = maskAll(masked, SECRET_VALUES)
@@ -66,10 +76,11 @@ export class Redactor {
   }
 }
 
-// A loop, not `some`: it runs on every traced string, and a closure per call adds up.
+// One scan for all markers: it runs on every traced string and streamed chunk.
+const ANY_MARKER = new RegExp(SECRET_MARKERS.join('|'))
+
 function hasMarker(text: string): boolean {
-  for (const marker of SECRET_MARKERS) if (text.includes(marker)) return true
-  return false
+  return ANY_MARKER.test(text)
 }
 
 function maskAll(text: string, patterns: readonly RegExp[]): string {

@@ -1,0 +1,54 @@
+import { REDACTED, type Redactor } from '../trace'
+
+/** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
+const TAIL = 64
+/** The longest built-in secret marker (`Bearer`) less one: how far back a marker may begin. */
+const MARKER_REACH = 5
+/** The recent text is cut back to the tail once it grows past this. */
+const KEPT = 1024
+
+/**
+ * The text streamed so far in one response, to mask a chunk in which a secret ends, even one that
+ * began in earlier chunks: the chunk is checked together with the 64 characters before it. The
+ * built-in patterns all contain a marker (`sk-`, `Bearer`…), so while no marker is in reach a
+ * chunk is checked on its own few characters, and the tail is not rebuilt per chunk.
+ */
+export class StreamedTail {
+  /** The latest text of the response (at least the tail), cut back now and then. */
+  #recent = ''
+  #streamed = 0
+  /** The last few characters streamed, where a marker ending in the next chunk may begin. */
+  #edge = ''
+  /** Characters streamed when a marker last ended in a chunk. */
+  #markerAt = Number.NEGATIVE_INFINITY
+
+  constructor(private readonly redactor: Redactor) {}
+
+  reset(): void {
+    this.#recent = ''
+    this.#streamed = 0
+    this.#edge = ''
+    this.#markerAt = Number.NEGATIVE_INFINITY
+  }
+
+  /** The chunk's text, or REDACTED when a secret ends in it. */
+  mask(text: string): string {
+    if (text === '') return text
+    const before = this.#recent
+    const streamedBefore = this.#streamed
+    this.#recent = before.length > KEPT ? before.slice(-TAIL) + text : before + text
+    this.#streamed += text.length
+    // The recent text is a rope of chunks: reading its end would join it, so its last characters are kept apart.
+    const edge = this.#edge
+    this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (edge + text).slice(-MARKER_REACH)
+    const markerEnds =
+      text.length <= MARKER_REACH * 4
+        ? this.redactor.hasMarker(edge + text)
+        : this.redactor.hasMarker(text) || this.redactor.hasMarker(edge + text.slice(0, MARKER_REACH))
+    if (markerEnds) this.#markerAt = this.#streamed
+    // No marker in the chunk, none in the tail before it, no pattern of the app's own: nothing to mask.
+    if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.redactor.hasOwnPatterns) return text
+    const seen = before.slice(-TAIL) + text
+    return this.redactor.text(seen) === seen ? text : REDACTED
+  }
+}
