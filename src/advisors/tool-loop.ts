@@ -23,6 +23,7 @@ import {
   type ToolExecutionEvent,
   type ToolExecutionInit,
   type ToolExecutionResult,
+  type ToolRound,
   ToolCallLimitExceededError,
   executeToolCallsNow,
 } from '../tools'
@@ -116,7 +117,7 @@ export class ToolLoop {
     const init: ToolExecutionInit = { advisorContext: response.context }
     if (this.#signal) init.signal = this.#signal
     if (this.#listeners.length > 0) init.onToolExecution = this.#onToolExecution
-    let executed: ToolExecutionResult | Promise<ToolExecutionResult>
+    let executed: ReturnType<typeof executeToolCallsNow>
     try {
       executed = executeToolCallsNow(
         manager,
@@ -135,8 +136,8 @@ export class ToolLoop {
     this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
   }
 
-  readonly #executed = (executed: ToolExecutionResult): ToolRoundOutcome => {
-    const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
+  readonly #executed = (executed: ToolRound | ToolExecutionResult): ToolRoundOutcome => {
+    const appended = executed.appended ?? executed.conversationHistory!.slice(this.#history.length)
     this.#history.push(...appended)
     const result: ToolExecutionResult = {
       conversationHistory: this.#history,

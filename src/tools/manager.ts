@@ -115,20 +115,17 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
+    const withHistory = (round: ToolRound) => historyResult(prompt.messages, round.appended, round.returnDirect)
     try {
-      const result = this.executeNow(prompt, response, init)
-      return result instanceof Promise ? result : Promise.resolve(result)
+      const round = this.executeNow(prompt, response, init)
+      return round instanceof Promise ? round.then(withHistory) : Promise.resolve(withHistory(round))
     } catch (error) {
       return Promise.reject(error)
     }
   }
 
-  /** `executeToolCalls`, with no promise when every call answered at once (synchronous tools, validators ready). */
-  executeNow(
-    prompt: Prompt,
-    response: ChatResponse,
-    init: ToolExecutionInit,
-  ): ToolExecutionResult | Promise<ToolExecutionResult> {
+  /** `executeToolCalls` without the history, with no promise when every call answered at once (synchronous tools, validators ready). */
+  executeNow(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit): ToolRound | Promise<ToolRound> {
     const generation = response.results.find((result) => result.output.toolCalls.length > 0)
     if (!generation) throw new Error('No tool call requested by the chat model')
     throwIfAborted(init.signal)
@@ -154,16 +151,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
       waiting ||= answered instanceof Promise
       responses.push(answered)
     }
-    const finish = (answered: ToolResponse[]): ToolExecutionResult => {
+    const finish = (answered: ToolResponse[]): ToolRound => {
       throwIfAborted(init.signal)
       // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
       const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
       ledger.rememberFor(appended[1], prompt.messages.length + 2)
-      return historyResult(
-        prompt.messages,
-        appended,
-        plans.every((plan) => plan.returnDirect),
-      )
+      let returnDirect = true
+      for (const plan of plans) returnDirect &&= plan.returnDirect
+      return { appended, returnDirect }
     }
     if (!waiting) return finish(responses as ToolResponse[])
     return Promise.all(responses.map((answered) => Promise.resolve(answered))).then(finish)
@@ -312,13 +307,24 @@ function ended(
   return { id: call.id, name: call.name, responseData: result }
 }
 
-/** `manager.executeToolCalls(…)`, with no promise when the built-in manager answered every call at once. */
+/** What one round of tool calls adds to the conversation, and whether its outputs are the answer. */
+export interface ToolRound {
+  appended: readonly [AssistantMessage, ToolResponseMessage]
+  returnDirect: boolean
+  /** Only from a manager of the app's own: the whole history, when it does not say what it `appended`. */
+  conversationHistory?: Message[]
+}
+
+/**
+ * `manager.executeToolCalls(…)` for the tool loop, which keeps the history itself: with the built-in
+ * manager no history copy and no promise when every call answered at once.
+ */
 export function executeToolCallsNow(
   manager: ToolCallingManager,
   prompt: Prompt,
   response: ChatResponse,
   init: ToolExecutionInit,
-): ToolExecutionResult | Promise<ToolExecutionResult> {
+): ToolRound | ToolExecutionResult | Promise<ToolRound | ToolExecutionResult> {
   return manager instanceof DefaultToolCallingManager
     ? manager.executeNow(prompt, response, init)
     : manager.executeToolCalls(prompt, response, init)

@@ -11,9 +11,12 @@ export class TurnLedger {
   total = 0
 
   static of(messages: readonly Message[]): TurnLedger {
-    const remembered = ledgers.get(messages.at(-1) as Message)
-    if (remembered && remembered.length === messages.length && !remembered.ledger.#spent) {
-      remembered.ledger.#spent = true
+    const last = messages.at(-1) as Message
+    const remembered = ledgers.get(last)
+    if (remembered && remembered.length === messages.length) {
+      // Used once: a second look at the same conversation recounts. Deleted, not marked, so the
+      // map holds one entry per live conversation instead of one per round until a collection.
+      ledgers.delete(last)
       return remembered.ledger
     }
     const ledger = new TurnLedger()
@@ -23,8 +26,6 @@ export class TurnLedger {
     }
     return ledger
   }
-
-  #spent = false
 
   /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
   countCall(call: ToolCall): number {
@@ -44,7 +45,6 @@ export class TurnLedger {
 
   /** Hands the ledger on to the conversation of `length` messages that ends with `last`, for its next round. */
   rememberFor(last: Message, length: number): void {
-    this.#spent = false
     ledgers.set(last, { length, ledger: this })
   }
 }
