@@ -36,10 +36,15 @@ const observedClient = ChatClient.builder(streamingModel)
   .defaultAdvisors(new ObserverAdvisor({ sink: { emit: () => {} } }))
   .build()
 
-async function throughClient(observed = false): Promise<number> {
+// The same observer with chunk recording off: rounds, requests and responses only.
+const roundsOnlyClient = ChatClient.builder(streamingModel)
+  .defaultAdvisors(new ObserverAdvisor({ sink: { emit: () => {} }, chunks: false }))
+  .build()
+
+async function throughClient(through: ChatClient = client): Promise<number> {
   const start = performance.now()
   let count = 0
-  for await (const delta of (observed ? observedClient : client).prompt('go').stream().content()) if (delta) count++
+  for await (const delta of through.prompt('go').stream().content()) if (delta) count++
   if (count !== CHUNKS) throw new Error(`read ${count} chunks`)
   return CHUNKS / ((performance.now() - start) / 1000)
 }
@@ -47,10 +52,12 @@ async function throughClient(observed = false): Promise<number> {
 const directRates: number[] = []
 const clientRates: number[] = []
 const observedRates: number[] = []
-for (let run = 0; run < 7; run++) {
+const roundsOnlyRates: number[] = []
+for (let run = 0; run < 9; run++) {
   directRates.push(await direct())
   clientRates.push(await throughClient())
-  observedRates.push(await throughClient(true))
+  observedRates.push(await throughClient(observedClient))
+  roundsOnlyRates.push(await throughClient(roundsOnlyClient))
 }
 const clientRate = median(clientRates)
 const directRate = median(directRates)
@@ -61,4 +68,7 @@ report('stream-throughput', {
   ratioToDirect: round(clientRate / directRate, 2),
   withObserverChunksPerSecond: Math.round(median(observedRates)),
   withObserverRatioToDirect: round(median(observedRates) / directRate, 2),
+  withObserverChunksOffChunksPerSecond: Math.round(median(roundsOnlyRates)),
+  observerNanosPerChunk: Math.round(1e9 / median(observedRates) - 1e9 / clientRate),
+  observerChunksOffNanosPerChunk: Math.round(1e9 / median(roundsOnlyRates) - 1e9 / clientRate),
 })
