@@ -34,6 +34,9 @@ export class RunRecorder {
   /** The text streamed so far in this response, to catch a secret split across chunks. */
   readonly #streamedTail: StreamedTail
   readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
+  #lastCall: ToolCall | undefined
+  #lastArguments: string | undefined
+  #lastTracedCall: ToolCall | undefined
   readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
   constructor(
@@ -259,6 +262,7 @@ export class RunRecorder {
   end(status: RunStatus, error?: ErrorInfo): void {
     // The observer keeps ended runs a while (late evaluations): it must not keep their conversation.
     this.#lastMessages = undefined
+    this.#lastCall = this.#lastTracedCall = undefined
     this.#streamedTail.reset()
     const now = performance.now()
     this.emit(
@@ -316,8 +320,22 @@ export class RunRecorder {
     return traced
   }
 
+  // A round traces each call four times (response, tool start and end, next request): once is enough.
   #toolCall(call: ToolCall): ToolCall {
-    return { id: call.id, name: call.name, arguments: this.redactor.text(call.arguments) }
+    const last = this.#lastTracedCall
+    // The same object unchanged (a streamed call may grow in place before it is complete).
+    if (
+      call === this.#lastCall &&
+      call.arguments === this.#lastArguments &&
+      call.id === last!.id &&
+      call.name === last!.name
+    )
+      return last!
+    const traced = { id: call.id, name: call.name, arguments: this.redactor.text(call.arguments) }
+    this.#lastCall = call
+    this.#lastArguments = call.arguments
+    this.#lastTracedCall = traced
+    return traced
   }
 
   // The tool loop sends the same options object every round; trace it once.
