@@ -86,7 +86,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
       // One clock read at each end of the round: a read costs a few hundred ns in a page.
       const started = performance.now()
-      run.emit(round, { type: 'round-start' }, this.name, started)
+      run.emitRound(round, { type: 'round-start' }, this.name, started)
       run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
       let next: Promise<ChatClientResponse>
       try {
@@ -99,7 +99,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         (response) => {
           const ended = performance.now()
           run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-          run.emit(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
+          run.emitRound(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
           if (placement === 'no-loop') this.#end(run, 'ok')
           return response
         },
@@ -119,7 +119,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const watch: StreamObservation = {
       begin: (started) => {
         if (!perRound) return
-        run.emit(round, { type: 'round-start' }, this.name, started)
+        run.emitRound(round, { type: 'round-start' }, this.name, started)
         run.request(
           round,
           forwarded.prompt.messages,
@@ -135,7 +135,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         if (perRound) {
           if (status === 'ok') run.response(round, response, timing)
           else run.failure(round, error)
-          run.emit(round, { type: 'round-end', status, durationMs: timing.durationMs }, this.name, timing.at)
+          run.emitRound(round, { type: 'round-end', status, durationMs: timing.durationMs }, this.name, timing.at)
         } else {
           run.usage = response?.metadata.usage
           run.finishReason = response?.results[0]?.metadata.finishReason ?? run.finishReason
@@ -249,7 +249,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   #roundFailed(run: RunRecorder, round: number, started: number, error: unknown, placement: Placement): void {
     const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
     run.failure(round, error)
-    run.emit(round, { type: 'round-end', status, durationMs: performance.now() - started })
+    run.emitRound(round, { type: 'round-end', status, durationMs: performance.now() - started })
     if (placement === 'no-loop') this.#end(run, status)
   }
 
