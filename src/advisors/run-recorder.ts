@@ -31,13 +31,14 @@ export class RunRecorder {
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
-  /** The text streamed so far in this response, to catch a secret split across chunks. */
-  readonly #streamedTail: StreamedTail
-  readonly #tracedOptions = new WeakMap<ChatOptions, TracedOptions>()
+  /** The text streamed so far in this response, to catch a secret split across chunks; with the chunk joiner made at the first chunk. */
+  #streamedTail: StreamedTail | undefined
+  #chunks: ChunkJoiner | undefined
+  #lastOptions: ChatOptions | undefined
+  #lastTracedOptions: TracedOptions | undefined
   #lastCall: ToolCall | undefined
   #lastArguments: string | undefined
   #lastTracedCall: ToolCall | undefined
-  readonly #chunks = new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t))
 
   constructor(
     readonly runId: string,
@@ -45,14 +46,12 @@ export class RunRecorder {
     private readonly redactor: Redactor,
     private readonly nextSeq: () => number,
     private readonly advisor: string,
-  ) {
-    this.#streamedTail = new StreamedTail(redactor)
-  }
+  ) {}
 
   /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
   emit(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
     // Joined chunks come before whatever follows them.
-    if (this.#chunks.pending) this.#chunks.flush()
+    if (this.#chunks?.pending) this.#chunks.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
@@ -71,7 +70,7 @@ export class RunRecorder {
    */
   emitRound(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
     // Joined chunks come before whatever follows them.
-    if (this.#chunks.pending) this.#chunks.flush()
+    if (this.#chunks?.pending) this.#chunks.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
@@ -85,7 +84,7 @@ export class RunRecorder {
 
   #emitModel(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
     // Joined chunks come before whatever follows them.
-    if (this.#chunks.pending) this.#chunks.flush()
+    if (this.#chunks?.pending) this.#chunks.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
@@ -99,7 +98,7 @@ export class RunRecorder {
 
   #emitTool(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
     // Joined chunks come before whatever follows them.
-    if (this.#chunks.pending) this.#chunks.flush()
+    if (this.#chunks?.pending) this.#chunks.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
@@ -157,10 +156,11 @@ export class RunRecorder {
     const toolCalls = generation?.output.toolCalls
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
-    if (index === 0) this.#streamedTail.reset()
-    const text = this.#streamedTail.mask(generation?.output.text ?? '')
+    const tail = (this.#streamedTail ??= new StreamedTail(this.redactor))
+    if (index === 0) tail.reset()
+    const text = tail.mask(generation?.output.text ?? '')
     const reasoning = generation?.output.reasoning
-    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#chunks.add(round, index, text)
+    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner().add(round, index, text)
     const body: ChunkBody = { type: 'model-chunk', index, text }
     if (reasoning) body.reasoning = this.redactor.text(reasoning)
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#toolCall(call))
@@ -196,6 +196,10 @@ export class RunRecorder {
     if (timing.chunks !== undefined) body.chunks = timing.chunks
     if (extra && Object.keys(extra).length > 0) body.metadata = extra
     this.#emitModel(round, body, this.advisor, timing.at)
+  }
+
+  #joiner(): ChunkJoiner {
+    return (this.#chunks ??= new ChunkJoiner((round, body, t) => this.emit(round, body, this.advisor, t)))
   }
 
   /** Response metadata beyond id, model, usage and finish reason, masked. */
@@ -314,7 +318,8 @@ export class RunRecorder {
     // The observer keeps ended runs a while (late evaluations): it must not keep their conversation.
     this.#lastMessages = undefined
     this.#lastCall = this.#lastTracedCall = undefined
-    this.#streamedTail.reset()
+    this.#streamedTail?.reset()
+    this.#lastOptions = this.#lastTracedOptions = undefined
     const now = performance.now()
     this.emit(
       0,
@@ -391,8 +396,10 @@ export class RunRecorder {
 
   // The tool loop sends the same options object every round; trace it once.
   #options(options: ChatOptions): TracedOptions {
-    let traced = this.#tracedOptions.get(options)
-    if (!traced) this.#tracedOptions.set(options, (traced = this.#traceOptions(options)))
+    if (options === this.#lastOptions) return this.#lastTracedOptions!
+    const traced = this.#traceOptions(options)
+    this.#lastOptions = options
+    this.#lastTracedOptions = traced
     return traced
   }
 

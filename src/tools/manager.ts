@@ -376,7 +376,12 @@ function errorResponse(toolName: string, thrown: unknown): string {
 // The same tools array comes back every round, so its name index is built once.
 const toolMaps = new WeakMap<readonly ToolCallback[], ReadonlyMap<string, ToolCallback>>()
 
+// A client builds a new tools array per call with the same tools in it: the last index serves it too.
+let lastTools: readonly ToolCallback[] = []
+let lastMap: ReadonlyMap<string, ToolCallback> = new Map()
+
 function toolMap(tools: readonly ToolCallback[]): ReadonlyMap<string, ToolCallback> {
+  if (sameTools(tools, lastTools)) return lastMap
   let map = toolMaps.get(tools)
   if (!map) {
     const byName = new Map<string, ToolCallback>()
@@ -387,5 +392,14 @@ function toolMap(tools: readonly ToolCallback[]): ReadonlyMap<string, ToolCallba
     }
     toolMaps.set(tools, (map = byName))
   }
+  lastTools = tools
+  lastMap = map
   return map
+}
+
+function sameTools(tools: readonly ToolCallback[], other: readonly ToolCallback[]): boolean {
+  if (tools === other) return true
+  if (tools.length !== other.length) return false
+  for (let i = 0; i < tools.length; i++) if (tools[i] !== other[i]) return false
+  return true
 }
