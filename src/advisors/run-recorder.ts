@@ -321,20 +321,16 @@ export class RunRecorder {
     this.#streamedTail?.reset()
     this.#lastOptions = this.#lastTracedOptions = undefined
     const now = performance.now()
-    this.emit(
-      0,
-      {
-        type: 'run-end',
-        status,
-        durationMs: now - this.startedAt,
-        rounds: this.rounds,
-        ...(this.usage ? { usage: this.usage } : {}),
-        ...(this.finishReason ? { finishReason: this.finishReason } : {}),
-        ...(error ? { error: this.#error(error) } : {}),
-      },
-      this.advisor,
-      now,
-    )
+    const body: TraceEventBody & { type: 'run-end' } = {
+      type: 'run-end',
+      status,
+      durationMs: now - this.startedAt,
+      rounds: this.rounds,
+    }
+    if (this.usage) body.usage = this.usage
+    if (this.finishReason) body.finishReason = this.finishReason
+    if (error) body.error = this.#error(error)
+    this.emit(0, body, this.advisor, now)
   }
 
   /** How many leading messages this request shares with the run's previous one (by identity). */
