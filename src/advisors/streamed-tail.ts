@@ -1,4 +1,5 @@
 import { REDACTED, type Redactor } from '../trace'
+import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
 
 /** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
 const TAIL = 64
@@ -22,7 +23,11 @@ export class StreamedTail {
   /** Characters streamed when a marker last ended in a chunk. */
   #markerAt = Number.NEGATIVE_INFINITY
 
-  constructor(private readonly redactor: Redactor) {}
+  readonly #ownPatterns: boolean
+
+  constructor(private readonly redactor: Redactor) {
+    this.#ownPatterns = redactorsWithOwnPatterns.has(redactor)
+  }
 
   reset(): void {
     this.#recent = ''
@@ -43,11 +48,11 @@ export class StreamedTail {
     this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (edge + text).slice(-MARKER_REACH)
     const markerEnds =
       text.length <= MARKER_REACH * 4
-        ? this.redactor.hasMarker(edge + text)
-        : this.redactor.hasMarker(text) || this.redactor.hasMarker(edge + text.slice(0, MARKER_REACH))
+        ? hasSecretMarker(edge + text)
+        : hasSecretMarker(text) || hasSecretMarker(edge + text.slice(0, MARKER_REACH))
     if (markerEnds) this.#markerAt = this.#streamed
     // No marker in the chunk, none in the tail before it, no pattern of the app's own: nothing to mask.
-    if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.redactor.hasOwnPatterns) return text
+    if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
     const seen = before.slice(-TAIL) + text
     return this.redactor.text(seen) === seen ? text : REDACTED
   }

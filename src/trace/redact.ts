@@ -1,3 +1,5 @@
+import { hasSecretMarker, redactorsWithOwnPatterns } from './secret-markers'
+
 /** What to mask in traces, besides the built-in rules: object keys by name, and text by pattern. */
 export interface RedactionRules {
   /** Object keys whose values are masked (strings match case-insensitively). */
@@ -13,6 +15,7 @@ const SECRET_KEYS =
   /^(api[-_]?key|x-api-key|x-goog-api-key|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client[-_]?secret|token|access[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token)$/i
 
 // The shapes of common provider keys: OpenAI/Anthropic/OpenRouter (sk-…), Groq, Google, Hugging Face, bearer tokens.
+// Each contains a marker of secret-markers.ts: text without one skips them.
 const SECRET_VALUES = [
   /\bsk-[A-Za-z0-9_-]{16,}/g,
   /\bgsk_[A-Za-z0-9]{20,}/g,
@@ -20,9 +23,6 @@ const SECRET_VALUES = [
   /\bhf_[A-Za-z0-9]{20,}/g,
   /\bBearer\s+[A-Za-z0-9._~+/-]{12,}=*/g,
 ]
-// Every built-in pattern contains one of these; text without them skips the regular expressions.
-const SECRET_MARKERS = ['sk-', 'gsk_', 'AIza', 'hf_', 'Bearer']
-
 const MAX_DEPTH = 20
 
 /** Masks secrets in trace data: values under secret keys, and secret-looking text. */
@@ -33,21 +33,12 @@ export class Redactor {
   constructor(rules: RedactionRules = {}) {
     this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : key))
     this.#values = (rules.values ?? []).map(globalCopy)
-  }
-
-  /** Whether the app added patterns of its own (`values`), which text without a marker may match. */
-  get hasOwnPatterns(): boolean {
-    return this.#values.length > 0
-  }
-
-  /** Whether `text` contains a marker of a built-in pattern: text without one holds no built-in secret. */
-  hasMarker(text: string): boolean {
-    return hasMarker(text)
+    if (this.#values.length > 0) redactorsWithOwnPatterns.add(this)
   }
 
   text(value: string): string {
     let masked = value
-    if (hasMarker(value)) masked = maskAll(masked, SECRET_VALUES)
+    if (hasSecretMarker(value)) masked = maskAll(masked, SECRET_VALUES)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
@@ -74,13 +65,6 @@ export class Redactor {
     }
     return copy
   }
-}
-
-// One scan for all markers: it runs on every traced string and streamed chunk.
-const ANY_MARKER = new RegExp(SECRET_MARKERS.join('|'))
-
-function hasMarker(text: string): boolean {
-  return ANY_MARKER.test(text)
 }
 
 function maskAll(text: string, patterns: readonly RegExp[]): string {
