@@ -17,16 +17,13 @@ export interface ResolvedSchema<T = unknown> {
 
 const JSON_SCHEMA_TARGET = 'draft-2020-12'
 
-// The JSON Schema behind each resolved JSON Schema, for validateNow.
-const jsonSchemas = new WeakMap<ResolvedSchema, JsonSchema>()
-
 /**
  * The validation of `value` at once, when `schema` is a JSON Schema whose validator is compiled
  * already; undefined when only `validate` can tell (a Standard Schema, or not compiled yet).
  */
 export function validateNow<T>(schema: ResolvedSchema<T>, value: unknown): Validation<T> | undefined {
-  const jsonSchema = jsonSchemas.get(schema)
-  const validator = jsonSchema && readyValidator(jsonSchema)
+  // Only a JSON Schema has a validator to prepare; a Standard Schema validates with its own.
+  const validator = schema.prepare && readyValidator(schema.jsonSchema)
   if (!validator) return undefined
   const issues = validator(value)
   return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
@@ -42,7 +39,7 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
   }
-  const resolved: ResolvedSchema<T> = {
+  return {
     jsonSchema: schema,
     async prepare() {
       await jsonValidator(schema)
@@ -52,8 +49,6 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
       return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
     },
   }
-  jsonSchemas.set(resolved, schema)
-  return resolved
 }
 
 function standardSchema<T>(schema: StandardSchemaV1, side: 'input' | 'output'): ResolvedSchema<T> {

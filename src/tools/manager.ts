@@ -295,9 +295,15 @@ function ended(
     const at = performance.now()
     const durationMs = at - plan.started
     const returnDirect = plan.returnDirect
-    const event: ToolExecutionEvent & { type: 'end' } = failed
-      ? { type: 'end', toolCall: call, result, error: result, durationMs, returnDirect, at }
-      : { type: 'end', toolCall: call, result, durationMs, returnDirect, at }
+    const event: ToolExecutionEvent & { type: 'end' } = {
+      type: 'end',
+      toolCall: call,
+      result,
+      durationMs,
+      returnDirect,
+      at,
+    }
+    if (failed) event.error = result
     if (plan.setupMs !== undefined) event.setupMs = plan.setupMs
     const source = tool?.metadata.source
     if (source) event.source = source
