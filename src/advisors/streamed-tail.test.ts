@@ -15,7 +15,7 @@ function reference(redactor: Redactor, chunks: string[]): string[] {
 
 function randomChunks(text: string, random: () => number): string[] {
   const chunks: string[] = []
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const size = 1 + Math.floor(random() * (random() < 0.1 ? 200 : 6))
     chunks.push(text.slice(at, at + size))
     at += size
@@ -24,11 +24,17 @@ function randomChunks(text: string, random: () => number): string[] {
 }
 
 function seeded(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
 }
 
 const filler = 'The weather is fine and the answer is 42. '
-const secrets = ['sk-abcdefghijklmnopqrstuvwx', 'Bearer abcdefghijklmnop', 'hf_abcdefghijklmnopqrstuvw', 'sk-short', 'Bear']
+const secrets = [
+  'sk-abcdefghijklmnopqrstuvwx',
+  'Bearer abcdefghijklmnop',
+  'hf_abcdefghijklmnopqrstuvw',
+  'sk-short',
+  'Bear',
+]
 
 describe('StreamedTail', () => {
   it('masks a chunk exactly when the chunk and the 64 characters before it hold a secret', () => {
