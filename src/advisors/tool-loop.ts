@@ -24,6 +24,7 @@ import {
   type ToolExecutionInit,
   type ToolExecutionResult,
   type ToolRound,
+  type KeptLedger,
   ToolCallLimitExceededError,
   executeToolCallsNow,
 } from '../tools'
@@ -48,6 +49,8 @@ export class ToolLoop {
   #context: Record<string, unknown>
   readonly #signal: AbortSignal | undefined
   readonly #listeners: readonly Advisor[]
+  /** The turn's tool call counts, handed from one round to the next. */
+  readonly #ledger: KeptLedger = { last: undefined, length: 0, ledger: undefined }
 
   constructor(
     request: ChatClientRequest,
@@ -124,6 +127,7 @@ export class ToolLoop {
         { messages: this.#history, options: request.prompt.options },
         response.chatResponse!,
         init,
+        this.#ledger,
       )
     } catch (error) {
       return this.#limited(error)

@@ -18,7 +18,7 @@ import {
 } from '../core'
 import { callTool } from './define-tool'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
-import { TurnLedger } from './turn'
+import { type KeptLedger, TurnLedger } from './turn'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -125,13 +125,18 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   /** `executeToolCalls` without the history, with no promise when every call answered at once (synchronous tools, validators ready). */
-  executeNow(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit): ToolRound | Promise<ToolRound> {
+  executeNow(
+    prompt: Prompt,
+    response: ChatResponse,
+    init: ToolExecutionInit,
+    kept?: KeptLedger,
+  ): ToolRound | Promise<ToolRound> {
     const generation = response.results.find((result) => result.output.toolCalls.length > 0)
     if (!generation) throw new Error('No tool call requested by the chat model')
     throwIfAborted(init.signal)
 
     const tools = toolMap(prompt.options.tools ?? [])
-    const ledger = TurnLedger.of(prompt.messages)
+    const ledger = TurnLedger.of(prompt.messages, kept)
     const answers = presetAnswers(init.advisorContext)
     const plans = this.#plan(ledger, generation.output.toolCalls, tools, answers)
     const values = prompt.options.toolContext ?? {}
@@ -155,7 +160,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       throwIfAborted(init.signal)
       // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
       const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
-      ledger.rememberFor(appended[1], prompt.messages.length + 2)
+      ledger.rememberFor(appended[1], prompt.messages.length + 2, kept)
       let returnDirect = true
       for (const plan of plans) returnDirect &&= plan.returnDirect
       return { appended, returnDirect }
@@ -330,9 +335,10 @@ export function executeToolCallsNow(
   prompt: Prompt,
   response: ChatResponse,
   init: ToolExecutionInit,
+  kept: KeptLedger,
 ): ToolRound | ToolExecutionResult | Promise<ToolRound | ToolExecutionResult> {
   return manager instanceof DefaultToolCallingManager
-    ? manager.executeNow(prompt, response, init)
+    ? manager.executeNow(prompt, response, init, kept)
     : manager.executeToolCalls(prompt, response, init)
 }
 
