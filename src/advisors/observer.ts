@@ -79,25 +79,38 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     this.#chunks = options.chunks ?? true
   }
 
-  async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
-    const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
-    if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
-    // One clock read at each end of the round: a read costs a few hundred ns in a page.
-    const started = performance.now()
-    run.emit(round, { type: 'round-start' }, this.name, started)
-    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
-    let response: ChatClientResponse
+  adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    // Reactions on the round's promise rather than an async function: no suspended frame per round.
     try {
-      response = await chain.nextCall(forwarded)
+      const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
+      if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
+      // One clock read at each end of the round: a read costs a few hundred ns in a page.
+      const started = performance.now()
+      run.emitRound(round, { type: 'round-start' }, this.name, started)
+      run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
+      let next: Promise<ChatClientResponse>
+      try {
+        next = chain.nextCall(forwarded)
+      } catch (error) {
+        this.#roundFailed(run, round, started, error, placement)
+        throw error
+      }
+      return next.then(
+        (response) => {
+          const ended = performance.now()
+          run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
+          run.emitRound(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
+          if (placement === 'no-loop') this.#end(run, 'ok')
+          return response
+        },
+        (error: unknown) => {
+          this.#roundFailed(run, round, started, error, placement)
+          throw error
+        },
+      )
     } catch (error) {
-      this.#roundFailed(run, round, started, error, placement)
-      throw error
+      return Promise.reject(error)
     }
-    const ended = performance.now()
-    run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-    run.emit(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
-    if (placement === 'no-loop') this.#end(run, 'ok')
-    return response
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
@@ -106,7 +119,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const watch: StreamObservation = {
       begin: (started) => {
         if (!perRound) return
-        run.emit(round, { type: 'round-start' }, this.name, started)
+        run.emitRound(round, { type: 'round-start' }, this.name, started)
         run.request(
           round,
           forwarded.prompt.messages,
@@ -122,7 +135,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         if (perRound) {
           if (status === 'ok') run.response(round, response, timing)
           else run.failure(round, error)
-          run.emit(round, { type: 'round-end', status, durationMs: timing.durationMs }, this.name, timing.at)
+          run.emitRound(round, { type: 'round-end', status, durationMs: timing.durationMs }, this.name, timing.at)
         } else {
           run.usage = response?.metadata.usage
           run.finishReason = response?.results[0]?.metadata.finishReason ?? run.finishReason
@@ -244,7 +257,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   #roundFailed(run: RunRecorder, round: number, started: number, error: unknown, placement: Placement): void {
     const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
     run.failure(round, error)
-    run.emit(round, { type: 'round-end', status, durationMs: performance.now() - started })
+    run.emitRound(round, { type: 'round-end', status, durationMs: performance.now() - started })
     if (placement === 'no-loop') this.#end(run, status)
   }
 

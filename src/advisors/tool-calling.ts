@@ -83,7 +83,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         const after = this.doAfterCall(await chain.copy(this).nextCall(roundRequest), chain)
         response = after instanceof Promise ? await after : after
         loop.received(response)
-        const ended = await this.#endOfRound(loop, roundRequest, response)
+        const end = this.#endOfRound(loop, roundRequest, response)
+        const ended = end instanceof Promise ? await end : end
         if (ended.done) {
           response = ended.response
           break
@@ -120,7 +121,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   }
 
   /** Runs the round's tools when the checker says so, or ends the loop with the final response. */
-  async #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd> {
+  #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): MaybePromise<RoundEnd> {
     const rounds = loop.round
     if (!this.toolExecutionEligibilityChecker(response.chatResponse)) {
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'answer' })
@@ -131,20 +132,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
       return { done: true, replaced: true, response: loop.limitResponse(response, message) }
     }
-    const outcome: ToolRoundOutcome = await loop.executeTools(this.toolCallingManager, request, response)
-    if (outcome.type === 'limit') {
-      loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
-      return {
-        done: true,
-        replaced: true,
-        response: loop.limitResponse(response, outcome.message, outcome.partialToolResponses),
-      }
-    }
-    if (outcome.result.returnDirect) {
-      loop.emit({ type: 'tool-loop-end', rounds, reason: 'returnDirect' })
-      return { done: true, replaced: true, response: loop.returnDirectResponse(response, outcome.result) }
-    }
-    return { done: false, result: outcome.result }
+    const outcome = loop.executeTools(this.toolCallingManager, request, response)
+    // Synchronous tools answer at once: the round then ends without waiting a tick.
+    return outcome instanceof Promise
+      ? outcome.then((done) => afterTools(loop, response, done))
+      : afterTools(loop, response, outcome)
   }
 
   /** Once, before the first round. */
@@ -215,6 +207,24 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     const last = history.at(-1)!
     return system ? [system, last] : [last]
   }
+}
+
+/** How a round whose tools ran ends: on with their results, or stopped by a limit or returnDirect tools. */
+function afterTools(loop: ToolLoop, response: ChatClientResponse, outcome: ToolRoundOutcome): RoundEnd {
+  const rounds = loop.round
+  if (outcome.type === 'limit') {
+    loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
+    return {
+      done: true,
+      replaced: true,
+      response: loop.limitResponse(response, outcome.message, outcome.partialToolResponses),
+    }
+  }
+  if (outcome.result.returnDirect) {
+    loop.emit({ type: 'tool-loop-end', rounds, reason: 'returnDirect' })
+    return { done: true, replaced: true, response: loop.returnDirectResponse(response, outcome.result) }
+  }
+  return { done: false, result: outcome.result }
 }
 
 /**

@@ -27,7 +27,7 @@ export interface ToolLoopSteps {
   beforeRound(request: ChatClientRequest): MaybePromise<ChatClientRequest>
   openRound(request: ChatClientRequest): AsyncIterable<ChatClientResponse>
   afterRound(response: ChatClientResponse): MaybePromise<ChatClientResponse>
-  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd>
+  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): MaybePromise<RoundEnd>
   nextInstructions(
     request: ChatClientRequest,
     response: ChatClientResponse,
@@ -147,7 +147,8 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
     const after = this.steps.afterRound({ chatResponse: aggregate, context: round.context })
     const response = after instanceof Promise ? await after : after
     loop.received(response)
-    const ended = await this.steps.endOfRound(loop, round.request, response)
+    const end = this.steps.endOfRound(loop, round.request, response)
+    const ended = end instanceof Promise ? await end : end
     if (ended.done) {
       this.#pending.push(...finalChunks(ended, response, round.usageShown, loop.usage))
       this.#finished = true

@@ -22,8 +22,12 @@ import {
 import {
   type ToolCallingManager,
   type ToolExecutionEvent,
+  type ToolExecutionInit,
   type ToolExecutionResult,
+  type ToolRound,
+  type KeptLedger,
   ToolCallLimitExceededError,
+  executeToolCallsNow,
 } from '../tools'
 
 export type ToolRoundOutcome =
@@ -50,6 +54,8 @@ export class ToolLoop {
   readonly #listeners: readonly Advisor[]
   /** The user message that began this turn: limits count from it, whatever user messages hooks add later. */
   readonly #turnStart: Message | undefined
+  /** The turn's tool call counts, handed from one round to the next. */
+  readonly #ledger: KeptLedger = { last: undefined, length: 0, ledger: undefined }
 
   constructor(
     request: ChatClientRequest,
@@ -111,42 +117,52 @@ export class ToolLoop {
     this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
   }
 
-  async executeTools(
+  /** The round's tool calls run; a promise only when a call did not answer at once. */
+  executeTools(
     manager: ToolCallingManager,
     request: ChatClientRequest,
     response: ChatClientResponse,
-  ): Promise<ToolRoundOutcome> {
-    const round = this.round
+  ): ToolRoundOutcome | Promise<ToolRoundOutcome> {
+    const init: ToolExecutionInit = { advisorContext: response.context }
+    if (this.#signal) init.signal = this.#signal
+    if (this.#turnStart) init.turnStart = this.#turnStart
+    if (this.#listeners.length > 0) init.onToolExecution = this.#onToolExecution
+    let executed: ReturnType<typeof executeToolCallsNow>
     try {
-      const executed = await manager.executeToolCalls(
+      executed = executeToolCallsNow(
+        manager,
         { messages: this.#history, options: request.prompt.options },
         response.chatResponse!,
-        {
-          ...(this.#signal ? { signal: this.#signal } : {}),
-          ...(this.#turnStart ? { turnStart: this.#turnStart } : {}),
-          advisorContext: response.context,
-          ...(this.#listeners.length > 0 && {
-            onToolExecution: (event: ToolExecutionEvent) => {
-              if (event.type === 'start') this.emit({ ...event, type: 'tool-execution-start', round })
-              else this.emit({ ...event, type: 'tool-execution-end', round })
-            },
-          }),
-        },
+        init,
+        this.#ledger,
       )
-      const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
-      this.#history.push(...appended)
-      const result: ToolExecutionResult = {
-        conversationHistory: this.#history,
-        returnDirect: executed.returnDirect,
-        appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
-      }
-      return { type: 'executed', result }
     } catch (error) {
-      if (error instanceof ToolCallLimitExceededError) {
-        return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
-      }
-      throw error
+      return this.#limited(error)
     }
+    return executed instanceof Promise ? executed.then(this.#executed, this.#limited) : this.#executed(executed)
+  }
+
+  // Tools run within one round: the loop's round is theirs until they are all done.
+  readonly #onToolExecution = (event: ToolExecutionEvent): void => {
+    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
+  }
+
+  readonly #executed = (executed: ToolRound | ToolExecutionResult): ToolRoundOutcome => {
+    const appended = executed.appended ?? executed.conversationHistory!.slice(this.#history.length)
+    this.#history.push(...appended)
+    const result: ToolExecutionResult = {
+      conversationHistory: this.#history,
+      returnDirect: executed.returnDirect,
+      appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
+    }
+    return { type: 'executed', result }
+  }
+
+  readonly #limited = (error: unknown): ToolRoundOutcome => {
+    if (error instanceof ToolCallLimitExceededError) {
+      return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
+    }
+    throw error
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
@@ -218,4 +234,33 @@ function notIn(history: readonly Message[], sent: readonly Message[]): Message[]
     known ??= new Set(history)
     return !known.has(message)
   })
+}
+
+// Written field by field rather than spread: a spread of the manager's varied event shapes is slow.
+function toolStartEvent(event: ToolExecutionEvent & { type: 'start' }, round: number): ChainEvent {
+  const started: ChainEvent & { type: 'tool-execution-start' } = {
+    type: 'tool-execution-start',
+    toolCall: event.toolCall,
+    round,
+  }
+  if (event.at !== undefined) started.at = event.at
+  if (event.source !== undefined) started.source = event.source
+  return started
+}
+
+function toolEndEvent(event: ToolExecutionEvent & { type: 'end' }, round: number): ChainEvent {
+  const ended: ChainEvent & { type: 'tool-execution-end' } = {
+    type: 'tool-execution-end',
+    toolCall: event.toolCall,
+    result: event.result,
+    durationMs: event.durationMs,
+    returnDirect: event.returnDirect,
+    round,
+  }
+  if (event.error !== undefined) ended.error = event.error
+  if (event.at !== undefined) ended.at = event.at
+  if (event.setupMs !== undefined) ended.setupMs = event.setupMs
+  if (event.source !== undefined) ended.source = event.source
+  if (event.detail !== undefined) ended.detail = event.detail
+  return ended
 }

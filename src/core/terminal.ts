@@ -42,11 +42,19 @@ export function modelCallAdvisor(
     order: LOWEST_PRECEDENCE,
     [TERMINAL]: true,
     provider: model.provider,
-    async adviseCall(request) {
-      const pending = pendingToolCalls(request.context, request.prompt.messages)
-      if (pending) return { chatResponse: pending, context: request.context }
-      const chatResponse = await model.call(shape(request.prompt, request.context), request.signal)
-      return { chatResponse, context: request.context }
+    adviseCall(request) {
+      // A reaction on the model's promise rather than an async function: no suspended frame per round.
+      try {
+        const context = request.context
+        const pending = pendingToolCalls(context, request.prompt.messages)
+        if (pending) return Promise.resolve({ chatResponse: pending, context })
+        return Promise.resolve(model.call(shape(request.prompt, context), request.signal)).then((chatResponse) => ({
+          chatResponse,
+          context,
+        }))
+      } catch (error) {
+        return Promise.reject(error)
+      }
     },
   }
 }

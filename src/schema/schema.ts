@@ -17,6 +17,27 @@ export interface ResolvedSchema<T = unknown> {
 
 const JSON_SCHEMA_TARGET = 'draft-2020-12'
 
+/** Each resolved JSON Schema's compiled validator, once it is compiled. */
+const compiledValidators = new WeakMap<ResolvedSchema, () => JsonValidator | undefined>()
+
+/**
+ * For a JSON Schema: a check that validates at once when its validator is compiled already, and
+ * gives undefined before that. Undefined for a Standard Schema, which only `validate` can run.
+ * A tool whose arguments validate at once answers without a promise.
+ */
+export function validatorNow<T>(
+  schema: ResolvedSchema<T>,
+): ((value: unknown) => Validation<T> | undefined) | undefined {
+  const compiledValidator = compiledValidators.get(schema)
+  if (!compiledValidator) return undefined
+  return (value) => {
+    const validator = compiledValidator()
+    if (!validator) return undefined
+    const issues = validator(value)
+    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
+  }
+}
+
 /**
  * Resolves a schema: a Standard Schema validates with its own validator and gives its JSON Schema
  * (`input` side for tool arguments, `output` side for structured answers); a JSON Schema validates
@@ -28,9 +49,13 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
     throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
   }
   let compiled: Promise<JsonValidator> | undefined
+  let ready: JsonValidator | undefined
   // The validator's loader (ajv, or the interpreter under a strict CSP) loads with the first check.
-  const validator = () => (compiled ??= import('./json-validator').then(({ jsonValidator }) => jsonValidator(schema)))
-  return {
+  const validator = () =>
+    (compiled ??= import('./json-validator')
+      .then(({ jsonValidator }) => jsonValidator(schema))
+      .then((compiledValidator) => (ready = compiledValidator)))
+  const resolved: ResolvedSchema<T> = {
     jsonSchema: schema,
     async prepare() {
       await validator()
@@ -40,6 +65,8 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
       return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
     },
   }
+  compiledValidators.set(resolved, () => ready)
+  return resolved
 }
 
 function standardSchema<T>(schema: StandardSchemaV1, side: 'input' | 'output'): ResolvedSchema<T> {

@@ -1,5 +1,5 @@
 import type { ToolCallback, ToolContext } from '../core'
-import { type Infer, resolveSchema, type SchemaLike } from '../schema'
+import { type Infer, resolveSchema, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
 import { encodeResult } from './tool-result'
 
@@ -27,22 +27,50 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
     throw new TypeError(`timeoutMs of tool '${spec.name}' must be a positive number of milliseconds`)
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
-  return {
+  const validateNow = validatorNow(schema)
+  const callNow = (input: string, context: ToolContext): string | Promise<string> => {
+    const args = parseArguments(spec.name, input)
+    const validation = validateNow?.(args)
+    if (validation) return answer(spec, validation, context)
+    return schema.validate(args).then((validated) => answer(spec, validated, context))
+  }
+  const tool: ToolCallback = {
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
     metadata: { returnDirect: spec.returnDirect ?? false },
     ...(schema.prepare && { prepare: () => schema.prepare!() }),
     async call(input, context) {
-      const args = parseArguments(spec.name, input)
-      const validation = await schema.validate(args)
-      if (!validation.ok) {
-        const reasons = validation.issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')
-        throw new ToolCallError(`invalid arguments for tool '${spec.name}': ${reasons}`)
-      }
-      const result = run(spec, validation.value, context)
-      // A synchronous tool is not awaited: one promise less per call.
-      return encodeResult(isThenable(result) ? await result : result, spec.name)
+      return callNow(input, context)
     },
   }
+  callsNow.set(tool, callNow)
+  return tool
+}
+
+// What `call` does, without its promise: a tool whose validator is ready and whose function returns
+// a value answers at once, so the tool calling manager need not wait a tick per call.
+const callsNow = new WeakMap<ToolCallback, (input: string, context: ToolContext) => string | Promise<string>>()
+
+/** `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise. */
+export function callTool(tool: ToolCallback, input: string, context: ToolContext): string | Promise<string> {
+  const now = callsNow.get(tool)
+  return now ? now(input, context) : tool.call(input, context)
+}
+
+/** The encoded result of a validated call; throws what `call` rejects with. */
+function answer<S extends SchemaLike>(
+  spec: ToolSpec<S>,
+  validation: Validation<Infer<S>>,
+  context: ToolContext,
+): string | Promise<string> {
+  if (!validation.ok) {
+    const reasons = validation.issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')
+    throw new ToolCallError(`invalid arguments for tool '${spec.name}': ${reasons}`)
+  }
+  const result = run(spec, validation.value, context)
+  // A synchronous tool is not awaited: no promise at all per call.
+  return isThenable(result)
+    ? Promise.resolve(result).then((value) => encodeResult(value, spec.name))
+    : encodeResult(result, spec.name)
 }
 
 function parseArguments(name: string, input: string): unknown {

@@ -11,7 +11,8 @@ import {
   wholeNumber,
 } from '../core'
 import { toolMap } from './tool-map'
-import type * as ToolRound from './tool-round'
+import type * as ToolRoundCode from './tool-round'
+import type { KeptLedger } from './turn'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -31,6 +32,14 @@ export interface ToolExecutionInit {
   onToolExecution?: (event: ToolExecutionEvent) => void
   /** The user message the turn began with; by default the last user message. Limits count from it. */
   turnStart?: Message
+}
+
+/** What one round of tool calls adds to the conversation, and whether its outputs are the answer. */
+export interface ToolRound {
+  appended: readonly [AssistantMessage, ToolResponseMessage]
+  returnDirect: boolean
+  /** Only from a manager of the app's own: the whole history, when it does not say what it `appended`. */
+  conversationHistory?: Message[]
 }
 
 export interface ToolCallingManager {
@@ -95,15 +104,46 @@ class DefaultToolCallingManager implements ToolCallingManager {
     return [...toolMap(options.tools ?? []).values()].map((tool) => tool.definition)
   }
 
-  async executeToolCalls(
+  executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
+    try {
+      const executed = this.executeNow(prompt, response, init)
+      // A round that answered at once came from the loaded round code.
+      if (!(executed instanceof Promise)) return Promise.resolve(code!.withHistory(prompt.messages, executed))
+      return executed.then((done) => code!.withHistory(prompt.messages, done))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** The round without a history copy; no promise when every call answered at once (synchronous tools, validators ready). */
+  executeNow(
     prompt: Prompt,
     response: ChatResponse,
-    init: ToolExecutionInit = {},
-  ): Promise<ToolExecutionResult> {
+    init: ToolExecutionInit,
+    kept?: KeptLedger,
+  ): ToolRound | Promise<ToolRound> {
+    if (code) return code.executeToolRound(this.#settings, prompt, response, init, kept)
     // The round's code loads with the first tool call: an app whose model never calls a tool ships without it.
-    round ??= await import('./tool-round')
-    return round.executeToolRound(this.#settings, prompt, response, init)
+    return import('./tool-round').then((loaded) =>
+      (code = loaded).executeToolRound(this.#settings, prompt, response, init, kept),
+    )
   }
 }
 
-let round: typeof ToolRound | undefined
+let code: typeof ToolRoundCode | undefined
+
+/**
+ * `manager.executeToolCalls(…)` for the tool loop, which keeps the history and the turn's counts
+ * itself: with the built-in manager no history copy, and no promise when every call answered at once.
+ */
+export function executeToolCallsNow(
+  manager: ToolCallingManager,
+  prompt: Prompt,
+  response: ChatResponse,
+  init: ToolExecutionInit,
+  kept: KeptLedger,
+): ToolRound | ToolExecutionResult | Promise<ToolRound | ToolExecutionResult> {
+  return manager instanceof DefaultToolCallingManager
+    ? manager.executeNow(prompt, response, init, kept)
+    : manager.executeToolCalls(prompt, response, init)
+}

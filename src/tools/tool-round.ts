@@ -4,58 +4,73 @@ import {
   throwIfAborted,
   TOOL_ANSWERS_KEY,
   toolResponseMessage,
-  type AssistantMessage,
   type Message,
-  type ToolResponseMessage,
   type ToolCall,
+  type ToolContext,
   type ToolResponse,
   type ChatResponse,
   type Prompt,
   type ToolCallback,
 } from '../core'
-import type { ManagerSettings, ToolExecutionInit, ToolExecutionResult } from './manager'
+import { callTool } from './define-tool'
+import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
 import { encodeResult } from './tool-result'
-import { TurnLedger } from './turn'
+import { type KeptLedger, TurnLedger } from './turn'
 
 // One round of tool calls, loaded with the first one (see ToolCallingManager).
 
-/** Runs the tool calls of one round: plans them (unknown tools, limits, repeats), runs the rest, and builds the history. */
-export async function executeToolRound(
+/**
+ * Runs the tool calls of one round: plans them (unknown tools, limits, repeats), runs the rest, and
+ * says what the round adds to the history. No promise when every call answered at once.
+ */
+export function executeToolRound(
   settings: ManagerSettings,
   prompt: Prompt,
   response: ChatResponse,
   init: ToolExecutionInit,
-): Promise<ToolExecutionResult> {
+  kept?: KeptLedger,
+): ToolRound | Promise<ToolRound> {
   const generation = response.results.find((result) => result.output.toolCalls.length > 0)
   if (!generation) throw new Error('No tool call requested by the chat model')
   throwIfAborted(init.signal)
 
   const tools = toolMap(prompt.options.tools ?? [])
-  const ledger = TurnLedger.of(prompt.messages, init.turnStart)
+  const ledger = TurnLedger.of(prompt.messages, init.turnStart, kept)
   const answers = presetAnswers(init.advisorContext)
   const { plans, breach } = plan(settings, ledger, generation.output.toolCalls, tools, answers)
   // A frozen copy per round (the context may have changed since): a tool's writes must not reach later rounds or other tools.
   const values = Object.freeze({ ...prompt.options.toolContext })
-  const outcomes = await Promise.all(plans.map((plan) => execute(plan, tools, values, init)))
-  throwIfAborted(init.signal)
-  if (breach !== undefined) {
-    throw new ToolCallLimitExceededError(
-      breach,
-      outcomes.map((outcome) => outcome.response),
-    )
+  // Every call is reported started before any of them runs.
+  const report = init.onToolExecution
+  if (report) for (const planned of plans) reportStart(planned, report)
+  const responses: Array<ToolResponse | Promise<ToolResponse>> = []
+  let waiting = false
+  for (const planned of plans) {
+    let answered: ToolResponse | Promise<ToolResponse>
+    try {
+      answered = execute(planned, values, init)
+    } catch (error) {
+      // As a rejected call among others: the other calls still run.
+      answered = Promise.reject(error)
+    }
+    waiting ||= answered instanceof Promise
+    responses.push(answered)
   }
-
-  const responses: ToolResponse[] = outcomes.map((outcome) => outcome.response)
-  // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
-  const appended = [{ ...generation.output }, toolResponseMessage(responses)] as const
-  ledger.rememberFor(appended[1], prompt.messages.length + 2)
-  return historyResult(
-    prompt.messages,
-    appended,
-    outcomes.every((outcome) => outcome.returnDirect),
-  )
+  const finish = (answered: ToolResponse[]): ToolRound => {
+    throwIfAborted(init.signal)
+    // The calls before the breach ran; the error carries their responses.
+    if (breach !== undefined) throw new ToolCallLimitExceededError(breach, answered)
+    // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
+    const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
+    ledger.rememberFor(appended[1], prompt.messages.length + 2, kept)
+    let returnDirect = true
+    for (const planned of plans) returnDirect &&= planned.returnDirect
+    return { appended, returnDirect }
+  }
+  if (!waiting) return finish(responses as ToolResponse[])
+  return Promise.all(responses).then(finish)
 }
 
 /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
@@ -86,10 +101,11 @@ function planCall(
   const occurrence = ledger.countCall(call)
   const made = ledger.countResponse(call)
   const answer = presetAnswer(answers, call.id)
-  if (answer !== undefined) return { call, refusal: undefined, answer }
-  if (!tools.has(call.name)) {
+  const tool = tools.get(call.name)
+  if (answer !== undefined) return planned(call, tool, undefined, answer)
+  if (!tool) {
     const available = [...tools.keys()].join(', ') || 'none'
-    return { call, refusal: `unknown tool '${call.name}'. Available tools: ${available}.` }
+    return planned(call, tool, `unknown tool '${call.name}'. Available tools: ${available}.`)
   }
   if (made > perTool || ledger.total > total) {
     const breach =
@@ -98,93 +114,149 @@ function planCall(
         : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
     // The calls before this one still run; the error carries their responses.
     if (onExceed === 'throw') return { breach: `Tool call limit exceeded: ${breach}.` }
-    return { call, refusal: `tool call limit reached: ${breach}. Answer with the information you already have.` }
+    return planned(call, tool, `tool call limit reached: ${breach}. Answer with the information you already have.`)
   }
   if (occurrence > maxIdenticalCalls) {
-    return {
+    return planned(
       call,
-      refusal: `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
-    }
+      tool,
+      `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
+    )
   }
-  return { call, refusal: undefined }
+  return planned(call, tool, undefined)
 }
 
-async function execute(
+/** Runs one planned call: its response at once when the tool answered at once, else a promise of it. */
+function execute(
   plan: Plan,
-  tools: ReadonlyMap<string, ToolCallback>,
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
-): Promise<{ response: ToolResponse; returnDirect: boolean }> {
-  const { call } = plan
-  const tool = tools.get(call.name)
-  const report = init.onToolExecution
-  // Durations exist only in the listener's events, so without one the clock is not read.
-  let started = report ? performance.now() : 0
-  const source = tool?.metadata.source
-  report?.({ type: 'start', toolCall: call, at: started, ...(source ? { source } : {}) })
-  let result: string
-  let error: string | undefined
-  let setupMs: number | undefined
-  let detail: Record<string, unknown> | undefined
-  if (plan.refusal !== undefined) {
-    result = error = `Error: ${plan.refusal}`
-  } else if (plan.answer !== undefined) {
-    result = plan.answer
-  } else {
-    if (tool!.prepare) {
-      // A failed setup fails the call itself, which then says why.
-      await tool!.prepare().catch(() => undefined)
-      if (report) {
-        const ready = performance.now()
-        // A validator already compiled takes microseconds; only real setup is worth reporting.
-        if (ready - started >= SETUP_REPORTED_MS) setupMs = ready - started
-        started = ready
-      }
-    }
+): ToolResponse | Promise<ToolResponse> {
+  if (plan.refusal !== undefined) return ended(plan, init, `Error: ${plan.refusal}`, true)
+  if (plan.answer !== undefined) return ended(plan, init, plan.answer, false)
+  const tool = plan.tool!
+  if (tool.prepare && !prepared.has(tool)) return prepareAndRun(plan, tool, values, init)
+  return run(plan, tool, values, init)
+}
+
+async function prepareAndRun(
+  plan: Plan,
+  tool: ToolCallback,
+  values: Readonly<Record<string, unknown>>,
+  init: ToolExecutionInit,
+): Promise<ToolResponse> {
+  // A failed setup fails the call itself, which then says why; a done one is not awaited again.
+  await tool.prepare!().then(
+    () => prepared.add(tool),
+    () => undefined,
+  )
+  if (init.onToolExecution) {
+    const ready = performance.now()
+    // A validator already compiled takes microseconds; only real setup is worth reporting.
+    if (ready - plan.started >= SETUP_REPORTED_MS) plan.setupMs = ready - plan.started
+    plan.started = ready
+  }
+  return run(plan, tool, values, init)
+}
+
+/** Calls the tool; a throw or rejection becomes an `Error:` response, unless the turn was aborted. */
+function run(
+  plan: Plan,
+  tool: ToolCallback,
+  values: Readonly<Record<string, unknown>>,
+  init: ToolExecutionInit,
+): ToolResponse | Promise<ToolResponse> {
+  const call = plan.call
+  const context: ToolContext = {
+    values,
+    advisorContext: init.advisorContext ?? {},
+    toolCall: call,
+    report: (reported) => {
+      plan.detail = reported
+    },
+  }
+  if (init.signal) context.signal = init.signal
+  const failed = (thrown: unknown): ToolResponse => {
+    if (init.signal?.aborted) throw abortError(init.signal)
+    return ended(plan, init, errorResponse(call.name, thrown), true)
+  }
+  // A hand-written ToolCallback may return anything; the model only ever gets a string.
+  const answer = (returned: unknown): ToolResponse => {
+    let result: string
     try {
-      const returned: unknown = await tool!.call(call.arguments, {
-        values,
-        advisorContext: init.advisorContext ?? {},
-        toolCall: call,
-        ...(init.signal ? { signal: init.signal } : {}),
-        report: (reported) => {
-          detail = reported
-        },
-      })
-      // A hand-written ToolCallback may return anything; the model only ever gets a string.
       result = typeof returned === 'string' ? returned : encodeResult(returned, call.name)
     } catch (thrown) {
-      if (init.signal?.aborted) throw abortError(init.signal)
-      result = error = errorResponse(call.name, thrown)
+      return failed(thrown)
     }
+    return ended(plan, init, result, false)
   }
-  const returnDirect = error === undefined && plan.answer === undefined && tool?.metadata.returnDirect === true
+  let answered: unknown
+  try {
+    answered = callTool(tool, call.arguments, context)
+  } catch (thrown) {
+    return failed(thrown)
+  }
+  return answered instanceof Promise ? answered.then(answer, failed) : answer(answered)
+}
+
+/** Tools whose `prepare` succeeded once: ready for every later call. */
+const prepared = new WeakSet<ToolCallback>()
+
+function planned(call: ToolCall, tool: ToolCallback | undefined, refusal: string | undefined, answer?: string): Plan {
+  return { call, tool, refusal, answer, started: 0, setupMs: undefined, detail: undefined, returnDirect: false }
+}
+
+function reportStart(plan: Plan, report: (event: ToolExecutionEvent) => void): void {
+  // Durations exist only in the listener's events, so without one the clock is not read.
+  plan.started = performance.now()
+  const source = plan.tool?.metadata.source
+  const event: ToolExecutionEvent = { type: 'start', toolCall: plan.call, at: plan.started }
+  if (source) event.source = source
+  report(event)
+}
+
+/** The response of a call, after reporting its end; `failed`: the result is an `Error:` response. */
+function ended(plan: Plan, init: ToolExecutionInit, result: string, failed: boolean): ToolResponse {
+  const call = plan.call
+  const tool = plan.tool
+  plan.returnDirect = !failed && plan.answer === undefined && tool?.metadata.returnDirect === true
+  const report = init.onToolExecution
   if (report) {
-    const ended = performance.now()
-    report({
+    const at = performance.now()
+    // Built field by field: a spread of optional fields per call is slow.
+    const event: ToolExecutionEvent & { type: 'end' } = {
       type: 'end',
       toolCall: call,
       result,
-      ...(error !== undefined ? { error } : {}),
-      durationMs: ended - started,
-      returnDirect,
-      at: ended,
-      ...(setupMs !== undefined ? { setupMs } : {}),
-      ...(source ? { source } : {}),
-      ...(detail ? { detail } : {}),
-    })
+      durationMs: at - plan.started,
+      returnDirect: plan.returnDirect,
+      at,
+    }
+    if (failed) event.error = result
+    if (plan.setupMs !== undefined) event.setupMs = plan.setupMs
+    const source = tool?.metadata.source
+    if (source) event.source = source
+    if (plan.detail) event.detail = plan.detail
+    report(event)
   }
-  return { response: { id: call.id, name: call.name, responseData: result }, returnDirect }
+  return { id: call.id, name: call.name, responseData: result }
 }
 
 const SETUP_REPORTED_MS = 0.5
 
 interface Plan {
   call: ToolCall
+  tool: ToolCallback | undefined
   /** Set when the call must not run; the text says why. */
   refusal: string | undefined
   /** Set when an advisor already answered the call (e.g. the user declined it). */
-  answer?: string
+  answer: string | undefined
+  /** `performance.now()` when the call started (after its setup), when a listener is told. */
+  started: number
+  setupMs: number | undefined
+  /** The last thing the tool reported about the call (`ToolContext.report`). */
+  detail: Record<string, unknown> | undefined
+  returnDirect: boolean
 }
 
 function presetAnswers(context: Record<string, unknown> | undefined): Readonly<Record<string, unknown>> | undefined {
@@ -199,12 +271,8 @@ function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id
   return typeof answer === 'string' ? answer : undefined
 }
 
-/** The history is built on first read: the tool loop appends `appended` to its own history instead. */
-function historyResult(
-  messages: readonly Message[],
-  appended: readonly [AssistantMessage, ToolResponseMessage],
-  returnDirect: boolean,
-): ToolExecutionResult {
+/** The result of `executeToolCalls`; the history is built on first read: the tool loop appends `appended` to its own history instead. */
+export function withHistory(messages: readonly Message[], { appended, returnDirect }: ToolRound): ToolExecutionResult {
   let history: Message[] | undefined
   return {
     get conversationHistory() {

@@ -10,11 +10,21 @@ export class TurnLedger {
   readonly identical = new Map<string, number>()
   total = 0
 
-  static of(messages: readonly Message[], turnStart?: Message): TurnLedger {
-    const remembered = ledgers.get(messages.at(-1) as Message)
-    if (remembered && remembered.length === messages.length && !remembered.ledger.#spent) {
-      remembered.ledger.#spent = true
-      return remembered.ledger
+  /** `kept`: where the caller keeps the ledger between rounds (the tool loop), instead of a shared map. */
+  static of(messages: readonly Message[], turnStart?: Message, kept?: KeptLedger): TurnLedger {
+    const last = messages.at(-1) as Message
+    if (kept) {
+      const ledger = kept.last === last && kept.length === messages.length ? kept.ledger : undefined
+      kept.last = kept.ledger = undefined
+      if (ledger) return ledger
+    } else {
+      const remembered = ledgers.get(last)
+      if (remembered && remembered.length === messages.length) {
+        // Used once: a second look at the same conversation recounts. Deleted, not marked, so the
+        // map holds one entry per live conversation instead of one per round until a collection.
+        ledgers.delete(last)
+        return remembered.ledger
+      }
     }
     const ledger = new TurnLedger()
     for (const message of currentTurn(messages, turnStart)) {
@@ -23,8 +33,6 @@ export class TurnLedger {
     }
     return ledger
   }
-
-  #spent = false
 
   /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
   countCall(call: ToolCall): number {
@@ -43,10 +51,19 @@ export class TurnLedger {
   }
 
   /** Hands the ledger on to the conversation of `length` messages that ends with `last`, for its next round. */
-  rememberFor(last: Message, length: number): void {
-    this.#spent = false
-    ledgers.set(last, { length, ledger: this })
+  rememberFor(last: Message, length: number, kept?: KeptLedger): void {
+    if (!kept) return void ledgers.set(last, { length, ledger: this })
+    kept.last = last
+    kept.length = length
+    kept.ledger = this
   }
+}
+
+/** A ledger kept for the conversation of `length` messages that ends with `last`; used once. */
+export interface KeptLedger {
+  last: Message | undefined
+  length: number
+  ledger: TurnLedger | undefined
 }
 
 // Keyed by the last message of a conversation; a ledger is used once, then recomputed if asked again.

@@ -1,6 +1,8 @@
-import type { TraceEvent, TraceSink } from './events'
+import type { TraceSink } from './events'
 
 const TRACK = 'advisor-chain'
+/** Labels kept for reuse, at most. */
+const MANY_LABELS = 1000
 
 /** `console.timeStamp` with the arguments of Chrome's performance extensibility API. */
 type TimeStamp = (label: string, start: number, end: number, track: string, group: undefined, color: string) => void
@@ -16,33 +18,57 @@ export function withPerformanceTrack(sink: TraceSink): TraceSink {
   const timeStamp = (globalThis.console as { timeStamp?: unknown } | undefined)?.timeStamp
   if (typeof timeStamp !== 'function') return sink
   const mark = timeStamp.bind(console) as TimeStamp
+  // Labels are made once: the same few repeat every round.
+  const roundLabels: string[] = []
+  const modelLabels: string[] = []
+  const toolLabels = new Map<string, string>()
+  const label = (labels: string[], round: number, prefix: string, suffix: string) =>
+    round < MANY_LABELS ? (labels[round] ??= `${prefix}${round}${suffix}`) : `${prefix}${round}${suffix}`
+  const toolLabel = (name: string) => {
+    let text = toolLabels.get(name)
+    if (text === undefined) {
+      text = `tool ${name}`
+      if (toolLabels.size < MANY_LABELS) toolLabels.set(name, text)
+    }
+    return text
+  }
   return {
     emit(event) {
       sink.emit(event)
-      const entry = measureOf(event)
-      if (!entry) return
       try {
-        mark(entry.name, event.t - entry.durationMs, event.t, TRACK, undefined, entry.color)
+        // No entry object per event: the three kinds that have a duration are marked directly.
+        switch (event.type) {
+          case 'round-end':
+            return mark(
+              label(roundLabels, event.round, 'round ', ''),
+              event.t - event.durationMs,
+              event.t,
+              TRACK,
+              undefined,
+              'primary',
+            )
+          case 'model-response':
+            return mark(
+              label(modelLabels, event.round, 'model call (round ', ')'),
+              event.t - event.durationMs,
+              event.t,
+              TRACK,
+              undefined,
+              'secondary',
+            )
+          case 'tool-end':
+            return mark(
+              toolLabel(event.toolCall.name),
+              event.t - event.durationMs,
+              event.t,
+              TRACK,
+              undefined,
+              event.error ? 'error' : 'tertiary',
+            )
+        }
       } catch {
         // An engine that refuses the arguments must never break observation.
       }
     },
-  }
-}
-
-function measureOf(event: TraceEvent): { name: string; durationMs: number; color: string } | undefined {
-  switch (event.type) {
-    case 'round-end':
-      return { name: `round ${event.round}`, durationMs: event.durationMs, color: 'primary' }
-    case 'model-response':
-      return { name: `model call (round ${event.round})`, durationMs: event.durationMs, color: 'secondary' }
-    case 'tool-end':
-      return {
-        name: `tool ${event.toolCall.name}`,
-        durationMs: event.durationMs,
-        color: event.error ? 'error' : 'tertiary',
-      }
-    default:
-      return undefined
   }
 }
