@@ -28,7 +28,7 @@ import {
   type RedactionRules,
 } from '../trace'
 import type { StreamObservation } from './observed-stream'
-import { RunRecorder } from './run-recorder'
+import { hasParts, loadPartsTracer, RunRecorder } from './run-recorder'
 
 export interface ObserverAdvisorOptions {
   sink: TraceSink
@@ -80,37 +80,53 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   }
 
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
-    // Reactions on the round's promise rather than an async function: no suspended frame per round.
     try {
       const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
       if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
-      // One clock read at each end of the round: a read costs a few hundred ns in a page.
-      const started = performance.now()
-      run.emitRound(round, { type: 'round-start' }, this.name, started)
-      run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
-      let next: Promise<ChatClientResponse>
-      try {
-        next = chain.nextCall(forwarded)
-      } catch (error) {
-        this.#roundFailed(run, round, started, error, placement)
-        throw error
-      }
-      return next.then(
-        (response) => {
-          const ended = performance.now()
+      const loading = run.partsToLoad(forwarded.prompt.messages)
+      if (loading) return loading.then(() => this.#round(run, round, placement, forwarded, chain))
+      return this.#round(run, round, placement, forwarded, chain)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** One round of a call, recorded. Reactions on its promise rather than an async function: no suspended frame per round. */
+  #round(
+    run: RunRecorder,
+    round: number,
+    placement: Placement,
+    forwarded: ChatClientRequest,
+    chain: CallAdvisorChain,
+  ): Promise<ChatClientResponse> {
+    // One clock read at each end of the round: a read costs a few hundred ns in a page.
+    const started = performance.now()
+    run.emitRound(round, { type: 'round-start' }, this.name, started)
+    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
+    let next: Promise<ChatClientResponse>
+    try {
+      next = chain.nextCall(forwarded)
+    } catch (error) {
+      this.#roundFailed(run, round, started, error, placement)
+      return Promise.reject(error)
+    }
+    return next.then(
+      (response) => {
+        const ended = performance.now()
+        const record = () => {
           run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
           run.emitRound(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
           if (placement === 'no-loop') this.#end(run, 'ok')
           return response
-        },
-        (error: unknown) => {
-          this.#roundFailed(run, round, started, error, placement)
-          throw error
-        },
-      )
-    } catch (error) {
-      return Promise.reject(error)
-    }
+        }
+        const loading = hasParts(response.chatResponse?.results[0]?.output) ? loadPartsTracer() : undefined
+        return loading ? loading.then(record) : record()
+      },
+      (error: unknown) => {
+        this.#roundFailed(run, round, started, error, placement)
+        throw error
+      },
+    )
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
@@ -150,6 +166,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       const [{ ObservedStream }, { ChunkRecorder }] = await Promise.all([
         import('./observed-stream'),
         import('./chunk-recorder'),
+        loadPartsTracer(),
       ])
       run.streaming ??= new ChunkRecorder(run)
       return new ObservedStream(() => chain.nextStream(forwarded), watch)

@@ -23,7 +23,24 @@ import {
   type Redactor,
 } from '../trace'
 import type { ChunkRecorder } from './chunk-recorder'
-import { tracedParts } from './traced-parts'
+import type * as TracedParts from './traced-parts'
+
+/** The code that traces message parts (attachments, ordered parts): loaded with the first message or response that has some. */
+let partsCode: typeof TracedParts | undefined
+
+/** Whether a message or a response's output has parts. */
+export function hasParts(message: object | undefined): boolean {
+  return (message as { parts?: unknown } | undefined)?.parts !== undefined
+}
+
+/** Loads the code that traces parts; a recorder needs it before it traces a message or response that has parts. */
+export function loadPartsTracer(): Promise<void> | undefined {
+  return partsCode
+    ? undefined
+    : import('./traced-parts').then((code) => {
+        partsCode = code
+      })
+}
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -137,6 +154,15 @@ export class RunRecorder {
     this.emit(0, body, this.advisor, this.startedAt)
   }
 
+  /** What to wait for before `request(…, messages)`: the parts tracer, when one of the messages not traced yet has parts. */
+  partsToLoad(messages: readonly Message[]): Promise<void> | undefined {
+    if (partsCode) return undefined
+    for (let i = this.#sharedPrefix(messages); i < messages.length; i++) {
+      if (hasParts(messages[i])) return loadPartsTracer()
+    }
+    return undefined
+  }
+
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
     this.rounds = Math.max(this.rounds, round)
     const shared = this.#sharedPrefix(messages)
@@ -170,7 +196,7 @@ export class RunRecorder {
     } as TraceEventBody & { type: 'model-response' }
     if (generation?.output.reasoning) body.reasoning = this.redactor.text(generation.output.reasoning)
     body.toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
-    if (generation?.output.parts) body.parts = tracedParts(generation.output.parts, this.redact)
+    if (generation?.output.parts) body.parts = partsCode!.tracedParts(generation.output.parts, this.redact)
     if (finishReason) body.finishReason = finishReason
     if (usage) body.usage = usage
     if (typeof metadata?.model === 'string') body.model = metadata.model
@@ -349,7 +375,7 @@ export class RunRecorder {
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
         }
         if (message.reasoning) assistant.reasoning = this.redactor.text(message.reasoning)
-        if (message.parts) assistant.parts = tracedParts(message.parts, this.redact)
+        if (message.parts) assistant.parts = partsCode!.tracedParts(message.parts, this.redact)
         traced = assistant
         break
       }
@@ -357,7 +383,7 @@ export class RunRecorder {
         traced = {
           role: 'user',
           text: this.redactor.text(message.text),
-          ...(message.parts ? { parts: tracedParts(message.parts, this.redact) } : {}),
+          ...(message.parts ? { parts: partsCode!.tracedParts(message.parts, this.redact) } : {}),
         }
         break
       default:

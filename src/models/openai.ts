@@ -1,7 +1,5 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
-import { postJson, readJson } from './http'
-import { toOpenAIRequest } from './openai-request'
 import { registerModelSecrets } from './secrets'
 import { withAttachments } from './with-attachments'
 
@@ -38,6 +36,7 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    const { postJson, readJson } = await import('./http')
     const body = await this.#body(prompt, false)
     // The response reader loads while the request is on its way.
     const [response, { fromOpenAICompletion }] = await Promise.all([
@@ -48,6 +47,7 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    const { postJson } = await import('./http')
     const body = await this.#body(prompt, true)
     // The stream reader loads while the request is on its way.
     const [response, { readOpenAIStream }] = await Promise.all([
@@ -57,10 +57,16 @@ export class OpenAIChatModel implements ChatModel {
     yield* readOpenAIStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
-  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  /**
+   * Attachments are checked before anything is sent; Blobs are read into the JSON body. The request
+   * code (and the HTTP code in call and stream) loads with the first request: an app pays for it once it talks to a model.
+   */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    const messages = await withAttachments(prompt.messages, 'openai', this.#context)
+    const [messages, { toOpenAIRequest }] = await Promise.all([
+      withAttachments(prompt.messages, 'openai', this.#context),
+      import('./openai-request'),
+    ])
     // Attachments become content parts by code loaded only for a message that has them.
     const content = messages.some((message) => message.role === 'user' && message.parts !== undefined)
       ? (await import('./openai-user-content')).userContent

@@ -105,14 +105,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
-    try {
-      const executed = this.executeNow(prompt, response, init)
-      // A round that answered at once came from the loaded round code.
-      if (!(executed instanceof Promise)) return Promise.resolve(code!.withHistory(prompt.messages, executed))
-      return executed.then((done) => code!.withHistory(prompt.messages, done))
-    } catch (error) {
-      return Promise.reject(error)
-    }
+    return Promise.resolve()
+      .then(() => this.executeNow(prompt, response, init))
+      .then((done) => code!.withHistory(prompt.messages, done))
   }
 
   /** The round without a history copy; no promise when every call answered at once (synchronous tools, validators ready). */

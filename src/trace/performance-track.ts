@@ -1,8 +1,6 @@
 import type { TraceSink } from './events'
 
 const TRACK = 'advisor-chain'
-/** Labels kept for reuse, at most. */
-const MANY_LABELS = 1000
 
 /** `console.timeStamp` with the arguments of Chrome's performance extensibility API. */
 type TimeStamp = (label: string, start: number, end: number, track: string, group: undefined, color: string) => void
@@ -18,54 +16,30 @@ export function withPerformanceTrack(sink: TraceSink): TraceSink {
   const timeStamp = (globalThis.console as { timeStamp?: unknown } | undefined)?.timeStamp
   if (typeof timeStamp !== 'function') return sink
   const mark = timeStamp.bind(console) as TimeStamp
-  // Labels are made once: the same few repeat every round.
-  const roundLabels: string[] = []
-  const modelLabels: string[] = []
-  const toolLabels = new Map<string, string>()
-  const label = (labels: string[], round: number, prefix: string, suffix: string) =>
-    round < MANY_LABELS ? (labels[round] ??= `${prefix}${round}${suffix}`) : `${prefix}${round}${suffix}`
-  const toolLabel = (name: string) => {
-    let text = toolLabels.get(name)
-    if (text === undefined) {
-      text = `tool ${name}`
-      if (toolLabels.size < MANY_LABELS) toolLabels.set(name, text)
-    }
-    return text
-  }
   return {
     emit(event) {
       sink.emit(event)
+      // Only the three kinds that have a duration are marked, with no object made per event.
+      let name: string
+      let color: string
+      switch (event.type) {
+        case 'round-end':
+          name = `round ${event.round}`
+          color = 'primary'
+          break
+        case 'model-response':
+          name = `model call (round ${event.round})`
+          color = 'secondary'
+          break
+        case 'tool-end':
+          name = `tool ${event.toolCall.name}`
+          color = event.error ? 'error' : 'tertiary'
+          break
+        default:
+          return
+      }
       try {
-        // No entry object per event: the three kinds that have a duration are marked directly.
-        switch (event.type) {
-          case 'round-end':
-            return mark(
-              label(roundLabels, event.round, 'round ', ''),
-              event.t - event.durationMs,
-              event.t,
-              TRACK,
-              undefined,
-              'primary',
-            )
-          case 'model-response':
-            return mark(
-              label(modelLabels, event.round, 'model call (round ', ')'),
-              event.t - event.durationMs,
-              event.t,
-              TRACK,
-              undefined,
-              'secondary',
-            )
-          case 'tool-end':
-            return mark(
-              toolLabel(event.toolCall.name),
-              event.t - event.durationMs,
-              event.t,
-              TRACK,
-              undefined,
-              event.error ? 'error' : 'tertiary',
-            )
-        }
+        mark(name, event.t - event.durationMs, event.t, TRACK, undefined, color)
       } catch {
         // An engine that refuses the arguments must never break observation.
       }
