@@ -28,8 +28,8 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
   const validateNow = validatorNow(schema)
-  const callNow = (input: string, context: ToolContext): string | Promise<string> => {
-    const args = parseArguments(spec.name, input)
+  const callNow = (input: string, context: ToolContext, parsed?: unknown): string | Promise<string> => {
+    const args = parsed !== undefined ? parsed : parseArguments(spec.name, input)
     const validation = validateNow?.(args)
     if (validation) return answer(spec, validation, context)
     return schema.validate(args).then((validated) => answer(spec, validated, context))
@@ -48,12 +48,23 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
 
 // What `call` does, without its promise: a tool whose validator is ready and whose function returns
 // a value answers at once, so the tool calling manager need not wait a tick per call.
-const callsNow = new WeakMap<ToolCallback, (input: string, context: ToolContext) => string | Promise<string>>()
+const callsNow = new WeakMap<
+  ToolCallback,
+  (input: string, context: ToolContext, parsed?: unknown) => string | Promise<string>
+>()
 
-/** `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise. */
-export function callTool(tool: ToolCallback, input: string, context: ToolContext): string | Promise<string> {
+/**
+ * `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise.
+ * `parsed`: `input` parsed already (a tool of defineTool does not parse it again).
+ */
+export function callTool(
+  tool: ToolCallback,
+  input: string,
+  context: ToolContext,
+  parsed?: unknown,
+): string | Promise<string> {
   const now = callsNow.get(tool)
-  return now ? now(input, context) : tool.call(input, context)
+  return now ? now(input, context, parsed) : tool.call(input, context)
 }
 
 /** The encoded result of a validated call; throws what `call` rejects with. */

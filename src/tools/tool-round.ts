@@ -41,7 +41,8 @@ export function executeToolRound(
   const answers = presetAnswers(init.advisorContext)
   const { plans, breach } = plan(settings, ledger, generation.output.toolCalls, tools, answers)
   // A frozen copy per round (the context may have changed since): a tool's writes must not reach later rounds or other tools.
-  const values = Object.freeze({ ...prompt.options.toolContext })
+  const toolContext = prompt.options.toolContext
+  const values = toolContext ? Object.freeze({ ...toolContext }) : NO_VALUES
   // Every call is reported started before any of them runs.
   const report = init.onToolExecution
   if (report) for (const planned of plans) reportStart(planned, report)
@@ -99,6 +100,7 @@ function planCall(
 ): Plan | { breach: string } {
   const { perTool, total, onExceed, maxIdenticalCalls } = settings
   const occurrence = ledger.countCall(call)
+  const args = ledger.parsedArguments
   const made = ledger.countResponse(call)
   const answer = presetAnswer(answers, call.id)
   const tool = tools.get(call.name)
@@ -123,7 +125,9 @@ function planCall(
       `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
     )
   }
-  return planned(call, tool, undefined)
+  const runs = planned(call, tool, undefined)
+  runs.args = args
+  return runs
 }
 
 /** Runs one planned call: its response at once when the tool answered at once, else a promise of it. */
@@ -166,44 +170,64 @@ function run(
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
 ): ToolResponse | Promise<ToolResponse> {
-  const call = plan.call
   const context: ToolContext = {
     values,
     advisorContext: init.advisorContext ?? {},
-    toolCall: call,
+    toolCall: plan.call,
     report: (reported) => {
       plan.detail = reported
     },
   }
   if (init.signal) context.signal = init.signal
-  const failed = (thrown: unknown): ToolResponse => {
-    if (init.signal?.aborted) throw abortError(init.signal)
-    return ended(plan, init, errorResponse(call.name, thrown), true)
-  }
-  // A hand-written ToolCallback may return anything; the model only ever gets a string.
-  const answer = (returned: unknown): ToolResponse => {
-    let result: string
-    try {
-      result = typeof returned === 'string' ? returned : encodeResult(returned, call.name)
-    } catch (thrown) {
-      return failed(thrown)
-    }
-    return ended(plan, init, result, false)
-  }
   let answered: unknown
   try {
-    answered = callTool(tool, call.arguments, context)
+    answered = callTool(tool, plan.call.arguments, context, plan.args)
   } catch (thrown) {
-    return failed(thrown)
+    return failed(plan, init, thrown)
   }
-  return answered instanceof Promise ? answered.then(answer, failed) : answer(answered)
+  if (!isThenable(answered)) return answer(plan, init, answered)
+  return Promise.resolve(answered).then(
+    (returned) => answer(plan, init, returned),
+    (thrown: unknown) => failed(plan, init, thrown),
+  )
+}
+
+/** A call's response for what its tool returned: a hand-written ToolCallback may return anything, the model only ever gets a string. */
+function answer(plan: Plan, init: ToolExecutionInit, returned: unknown): ToolResponse {
+  let result: string
+  try {
+    result = typeof returned === 'string' ? returned : encodeResult(returned, plan.call.name)
+  } catch (thrown) {
+    return failed(plan, init, thrown)
+  }
+  return ended(plan, init, result, false)
+}
+
+/** A call's `Error:` response for what its tool threw; an aborted turn rejects instead. */
+function failed(plan: Plan, init: ToolExecutionInit, thrown: unknown): ToolResponse {
+  if (init.signal?.aborted) throw abortError(init.signal)
+  return ended(plan, init, errorResponse(plan.call.name, thrown), true)
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
 /** Tools whose `prepare` succeeded once: ready for every later call. */
 const prepared = new WeakSet<ToolCallback>()
 
 function planned(call: ToolCall, tool: ToolCallback | undefined, refusal: string | undefined, answer?: string): Plan {
-  return { call, tool, refusal, answer, started: 0, setupMs: undefined, detail: undefined, returnDirect: false }
+  return {
+    call,
+    tool,
+    refusal,
+    answer,
+    args: undefined,
+    started: 0,
+    setupMs: undefined,
+    detail: undefined,
+    returnDirect: false,
+  }
 }
 
 function reportStart(plan: Plan, report: (event: ToolExecutionEvent) => void): void {
@@ -243,6 +267,7 @@ function ended(plan: Plan, init: ToolExecutionInit, result: string, failed: bool
 }
 
 const SETUP_REPORTED_MS = 0.5
+const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({})
 
 interface Plan {
   call: ToolCall
@@ -251,6 +276,8 @@ interface Plan {
   refusal: string | undefined
   /** Set when an advisor already answered the call (e.g. the user declined it). */
   answer: string | undefined
+  /** The arguments as parsed to count repeats: the tool need not parse them again (undefined: not JSON). */
+  args: unknown
   /** `performance.now()` when the call started (after its setup), when a listener is told. */
   started: number
   setupMs: number | undefined

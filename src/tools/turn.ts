@@ -34,9 +34,12 @@ export class TurnLedger {
     return ledger
   }
 
+  /** The arguments of the call counted last, parsed; undefined when they are empty or not JSON. */
+  parsedArguments: unknown
+
   /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
   countCall(call: ToolCall): number {
-    const key = callKey(call.name, call.arguments)
+    const key = call.name + '\u0000' + this.#canonicalArguments(call.arguments)
     const count = (this.identical.get(key) ?? 0) + 1
     this.identical.set(key, count)
     return count
@@ -48,6 +51,19 @@ export class TurnLedger {
     this.perTool.set(response.name, count)
     this.total++
     return count
+  }
+
+  #canonicalArguments(args: string): string {
+    this.parsedArguments = undefined
+    if (args.trim() === '') return '{}'
+    try {
+      const value: unknown = JSON.parse(args)
+      this.parsedArguments = value
+      // Models mostly write keys in order already; then the native encoder gives the same text, faster.
+      return keysInOrder(value) ? JSON.stringify(value) : stableStringify(value)
+    } catch {
+      return args
+    }
   }
 
   /** Hands the ledger on to the conversation of `length` messages that ends with `last`, for its next round. */
@@ -77,21 +93,6 @@ export function currentTurn(messages: readonly Message[], turnStart?: Message): 
     if (messages[i]!.role === 'user') return messages.slice(i + 1)
   }
   return messages
-}
-
-function callKey(name: string, args: string): string {
-  return name + '\u0000' + canonicalArguments(args)
-}
-
-function canonicalArguments(args: string): string {
-  if (args.trim() === '') return '{}'
-  try {
-    const value: unknown = JSON.parse(args)
-    // Models mostly write keys in order already; then the native encoder gives the same text, faster.
-    return keysInOrder(value) ? JSON.stringify(value) : stableStringify(value)
-  } catch {
-    return args
-  }
 }
 
 /** Whether every object in a parsed JSON value lists its keys in sorted order. */
