@@ -17,6 +17,7 @@ import {
   providerOf,
   lazyIterator,
   forkOriginOf,
+  now,
 } from '../core'
 import { isToolAdvisor } from './markers'
 import {
@@ -100,7 +101,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     chain: CallAdvisorChain,
   ): Promise<ChatClientResponse> {
     // One clock read at each end of the round: a read costs a few hundred ns in a page.
-    const started = performance.now()
+    const started = now()
     run.emitRound(round, { type: 'round-start' }, this.name, started)
     run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
     let next: Promise<ChatClientResponse>
@@ -112,7 +113,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     }
     return next.then(
       (response) => {
-        const ended = performance.now()
+        const ended = now()
         const record = () => {
           run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
           run.emitRound(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
@@ -274,7 +275,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   #roundFailed(run: RunRecorder, round: number, started: number, error: unknown, placement: Placement): void {
     const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
     run.failure(round, error)
-    run.emitRound(round, { type: 'round-end', status, durationMs: performance.now() - started })
+    run.emitRound(round, { type: 'round-end', status, durationMs: now() - started })
     if (placement === 'no-loop') this.#end(run, status)
   }
 

@@ -11,6 +11,7 @@ import {
   type Usage,
   type ToolSource,
   scrubSecretsDeep,
+  now,
 } from '../core'
 import {
   TRACE_VERSION,
@@ -44,7 +45,7 @@ export function loadPartsTracer(): Promise<void> | undefined {
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
-  readonly startedAt = performance.now()
+  readonly startedAt = now()
   rounds = 0
   usage: Usage | undefined
   finishReason: string | undefined
@@ -67,7 +68,7 @@ export class RunRecorder {
   ) {}
 
   /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
-  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
+  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
     // Joined chunks come before whatever follows them.
     if (this.streaming?.pending) this.streaming.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
@@ -86,7 +87,7 @@ export class RunRecorder {
    * per kind (also model and tool events): the header stores then see a few object shapes each and
    * stay fast, where one copy for every kind of event sees too many (a tenth of an observed round).
    */
-  emitRound(round: number, body: TraceEventBody, advisor = this.advisor, t = performance.now()): void {
+  emitRound(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
     // Joined chunks come before whatever follows them.
     if (this.streaming?.pending) this.streaming.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
@@ -100,7 +101,7 @@ export class RunRecorder {
     this.#send(event)
   }
 
-  #emitModel(round: number, body: TraceEventBody, t = performance.now()): void {
+  #emitModel(round: number, body: TraceEventBody, t = now()): void {
     const advisor = this.advisor
     // Joined chunks come before whatever follows them.
     if (this.streaming?.pending) this.streaming.flush()
@@ -115,7 +116,7 @@ export class RunRecorder {
     this.#send(event)
   }
 
-  #emitTool(round: number, body: TraceEventBody, advisor: string, t = performance.now()): void {
+  #emitTool(round: number, body: TraceEventBody, advisor: string, t = now()): void {
     // Joined chunks come before whatever follows them.
     if (this.streaming?.pending) this.streaming.flush()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
@@ -331,17 +332,17 @@ export class RunRecorder {
     this.#lastCall = this.#lastTracedCall = undefined
     this.#lastOptions = this.#lastTracedOptions = undefined
     this.streaming?.clear()
-    const now = performance.now()
+    const ended = now()
     const body: TraceEventBody & { type: 'run-end' } = {
       type: 'run-end',
       status,
-      durationMs: now - this.startedAt,
+      durationMs: ended - this.startedAt,
       rounds: this.rounds,
     }
     if (this.usage) body.usage = this.usage
     if (this.finishReason) body.finishReason = this.finishReason
     if (error) body.error = this.error(error)
-    this.emit(0, body, this.advisor, now)
+    this.emit(0, body, this.advisor, ended)
   }
 
   /** How many leading messages this request shares with the run's previous one (by identity). */

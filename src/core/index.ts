@@ -1,6 +1,7 @@
 export * from './abort'
 export * from './advisor'
 export * from './bounds'
+export * from './clock'
 export * from './chain-events'
 export * from './chain'
 export * from './context-keys'

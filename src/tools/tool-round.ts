@@ -11,6 +11,7 @@ import {
   type ChatResponse,
   type Prompt,
   type ToolCallback,
+  now,
 } from '../core'
 import { callTool } from './define-tool'
 import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
@@ -71,7 +72,7 @@ export function executeToolRound(
     return { appended, returnDirect }
   }
   if (!waiting) return finish(responses as ToolResponse[])
-  return Promise.all(responses).then(finish)
+  return Promise.all(responses.map((answered) => Promise.resolve(answered))).then(finish)
 }
 
 /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
@@ -155,7 +156,7 @@ async function prepareAndRun(
     () => undefined,
   )
   if (init.onToolExecution) {
-    const ready = performance.now()
+    const ready = now()
     // A validator already compiled takes microseconds; only real setup is worth reporting.
     if (ready - plan.started >= SETUP_REPORTED_MS) plan.setupMs = ready - plan.started
     plan.started = ready
@@ -232,7 +233,7 @@ function planned(call: ToolCall, tool: ToolCallback | undefined, refusal: string
 
 function reportStart(plan: Plan, report: (event: ToolExecutionEvent) => void): void {
   // Durations exist only in the listener's events, so without one the clock is not read.
-  plan.started = performance.now()
+  plan.started = now()
   const source = plan.tool?.metadata.source
   const event: ToolExecutionEvent = { type: 'start', toolCall: plan.call, at: plan.started }
   if (source) event.source = source
@@ -246,7 +247,7 @@ function ended(plan: Plan, init: ToolExecutionInit, result: string, failed: bool
   plan.returnDirect = !failed && plan.answer === undefined && tool?.metadata.returnDirect === true
   const report = init.onToolExecution
   if (report) {
-    const at = performance.now()
+    const at = now()
     // Built field by field: a spread of optional fields per call is slow.
     const event: ToolExecutionEvent & { type: 'end' } = {
       type: 'end',

@@ -3,7 +3,12 @@ import type { TraceSink } from './events'
 const TRACK = 'advisor-chain'
 
 /** `console.timeStamp` with the arguments of Chrome's performance extensibility API. */
-type TimeStamp = (label: string, start: number, end: number, track: string, group: undefined, color: string) => void
+interface TimeStampConsole {
+  timeStamp(label: string, start: number, end: number, track: string, group: undefined, color: string): void
+}
+
+/** Labels kept for reuse, at most (round numbers, tool names). */
+const MANY_LABELS = 1000
 
 /**
  * Mirrors rounds, model calls and tool calls on a custom "advisor-chain" track of Chrome's
@@ -13,9 +18,15 @@ type TimeStamp = (label: string, start: number, end: number, track: string, grou
  * structured clone of its detail each time.
  */
 export function withPerformanceTrack(sink: TraceSink): TraceSink {
-  const timeStamp = (globalThis.console as { timeStamp?: unknown } | undefined)?.timeStamp
-  if (typeof timeStamp !== 'function') return sink
-  const mark = timeStamp.bind(console) as TimeStamp
+  const host = globalThis.console as Partial<TimeStampConsole> | undefined
+  if (typeof host?.timeStamp !== 'function') return sink
+  const marker = host as TimeStampConsole
+  // The same labels come back every round: made once, they cost the page half as much to mark.
+  const rounds: string[] = []
+  const modelCalls: string[] = []
+  const tools = new Map<string, string>()
+  const label = (labels: string[], round: number, text: () => string) =>
+    round < MANY_LABELS ? (labels[round] ??= text()) : text()
   return {
     emit(event) {
       sink.emit(event)
@@ -24,22 +35,25 @@ export function withPerformanceTrack(sink: TraceSink): TraceSink {
       let color: string
       switch (event.type) {
         case 'round-end':
-          name = `round ${event.round}`
+          name = label(rounds, event.round, () => `round ${event.round}`)
           color = 'primary'
           break
         case 'model-response':
-          name = `model call (round ${event.round})`
+          name = label(modelCalls, event.round, () => `model call (round ${event.round})`)
           color = 'secondary'
           break
-        case 'tool-end':
-          name = `tool ${event.toolCall.name}`
+        case 'tool-end': {
+          const tool = event.toolCall.name
+          name = tools.get(tool) ?? `tool ${tool}`
+          if (tools.size < MANY_LABELS) tools.set(tool, name)
           color = event.error ? 'error' : 'tertiary'
           break
+        }
         default:
           return
       }
       try {
-        mark(name, event.t - event.durationMs, event.t, TRACK, undefined, color)
+        marker.timeStamp(name, event.t - event.durationMs, event.t, TRACK, undefined, color)
       } catch {
         // An engine that refuses the arguments must never break observation.
       }
