@@ -1,6 +1,7 @@
 import type { ToolCallback, ToolContext } from '../core'
 import { type Infer, resolveSchema, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
+import { answersNow } from './call-now'
 import { encodeResult } from './tool-result'
 
 export interface ToolSpec<S extends SchemaLike> {
@@ -42,29 +43,8 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
       return callNow(input, context)
     },
   }
-  callsNow.set(tool, callNow)
+  answersNow.set(tool, callNow)
   return tool
-}
-
-// What `call` does, without its promise: a tool whose validator is ready and whose function returns
-// a value answers at once, so the tool calling manager need not wait a tick per call.
-const callsNow = new WeakMap<
-  ToolCallback,
-  (input: string, context: ToolContext, parsed?: unknown) => string | Promise<string>
->()
-
-/**
- * `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise.
- * `parsed`: `input` parsed already (a tool of defineTool does not parse it again).
- */
-export function callTool(
-  tool: ToolCallback,
-  input: string,
-  context: ToolContext,
-  parsed?: unknown,
-): string | Promise<string> {
-  const now = callsNow.get(tool)
-  return now ? now(input, context, parsed) : tool.call(input, context)
 }
 
 /** The encoded result of a validated call; throws what `call` rejects with. */

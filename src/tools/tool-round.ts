@@ -13,7 +13,7 @@ import {
   type ToolCallback,
   now,
 } from '../core'
-import { callTool } from './define-tool'
+import { callTool } from './call-now'
 import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
