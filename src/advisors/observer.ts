@@ -138,7 +138,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         import('./observed-stream'),
         import('./chunk-recorder'),
       ])
-      run.streaming ??= new ChunkRecorder(run)
+      run.streaming ??= new ChunkRecorder(run, this.#redactor)
       return new ObservedStream(() => chain.nextStream(forwarded), watch)
     })
   }

@@ -1,4 +1,5 @@
 import { hasSecrets, REDACTED, scrubSecrets } from '../core'
+import { hasSecretMarker, redactorsWithOwnPatterns } from './secret-markers'
 
 export { REDACTED }
 
@@ -17,6 +18,7 @@ const SECRET_KEYS =
   /^(api[-_]?key|x-api-key|x-goog-api-key|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client[-_]?secret|token|access[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token)$/i
 
 // The shapes of common provider keys: OpenAI/Anthropic/OpenRouter (sk-…), Groq, Google, Hugging Face, bearer tokens.
+// Each contains a marker of secret-markers.ts: text without one skips them.
 const SECRET_VALUES = [
   /\bsk-[A-Za-z0-9_-]{16,}/g,
   /\bgsk_[A-Za-z0-9]{20,}/g,
@@ -24,8 +26,6 @@ const SECRET_VALUES = [
   /\bhf_[A-Za-z0-9]{20,}/g,
   /\bBearer\s+[A-Za-z0-9._~+/-]{12,}=*/g,
 ]
-// Every built-in pattern contains one of these; text without them skips the regular expressions.
-const SECRET_MARKERS = ['sk-', 'gsk_', 'AIza', 'hf_', 'Bearer']
 // A JSON key that SECRET_KEYS names, as it appears in tool arguments: `"password":`.
 const SECRET_JSON_KEY = new RegExp(`"${SECRET_KEYS.source.slice(1, -1)}"\\s*:`, 'i')
 
@@ -41,11 +41,12 @@ export class Redactor {
     this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : statelessCopy(key)))
     this.#values = (rules.values ?? []).map(globalCopy)
     this.#keep = new Set((rules.keep ?? []).map((key) => key.toLowerCase()))
+    if (this.#values.length > 0) redactorsWithOwnPatterns.add(this)
   }
 
   text(value: string): string {
     let masked = hasSecrets() ? scrubSecrets(value) : value
-    if (SECRET_MARKERS.some((marker) => masked.includes(marker))) masked = maskAll(masked, SECRET_VALUES)
+    if (hasSecretMarker(masked)) masked = maskAll(masked, SECRET_VALUES)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
