@@ -116,7 +116,13 @@ describe('reading through stream layers', () => {
       }
     }
     const iterator = lazyIterator(async () => picking(endless(), (n) => n))
-    expect(await readStep(iterator, (result) => (result.done ? -1 : result.value), String)).toBe(0)
+    expect(
+      await readStep(
+        iterator,
+        (result) => (result.done ? -1 : result.value),
+        () => -2,
+      ),
+    ).toBe(0)
     await iterator.return!()
     expect(stopped).toBe(true)
   })
