@@ -1,4 +1,5 @@
-import { READ_THROUGH, Reactions, readStep, type OnError, type OnStep, type ReadThrough } from './read-through'
+import { Reactions } from './reactions'
+import { READ_THROUGH, readStep, type OnError, type OnStep, type ReadThrough } from './read-through'
 
 /**
  * Maps a stream, skipping items `pick` turns into undefined. Unlike an async generator, `return()`
