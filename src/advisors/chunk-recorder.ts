@@ -2,7 +2,7 @@ import { SecretStreamScrubber, type ChatResponse } from '../core'
 import type { Redactor } from '../trace'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
-import { StreamedTail } from './streamed-tail'
+import { StreamedTail, type SecretMarkers } from './streamed-tail'
 
 /**
  * The `model-chunk` events of a run's streamed responses: each chunk's text masked (also a secret
@@ -23,8 +23,9 @@ export class ChunkRecorder {
   constructor(
     private readonly run: RunRecorder,
     redactor: Redactor,
+    markers: SecretMarkers,
   ) {
-    this.#streamedTail = new StreamedTail(redactor)
+    this.#streamedTail = new StreamedTail(redactor, markers)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t))
   }
 

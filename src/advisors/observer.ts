@@ -27,6 +27,8 @@ import {
   Redactor,
   type RedactionRules,
 } from '../trace'
+// Imported here, not by the chunk recorder that uses it: it stays in the chunk of the redactor.
+import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
 import type { StreamObservation } from './observed-stream'
 import { RunRecorder } from './run-recorder'
 
@@ -138,7 +140,10 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         import('./observed-stream'),
         import('./chunk-recorder'),
       ])
-      run.streaming ??= new ChunkRecorder(run, this.#redactor)
+      run.streaming ??= new ChunkRecorder(run, this.#redactor, {
+        has: hasSecretMarker,
+        ownPatterns: redactorsWithOwnPatterns.has(this.#redactor),
+      })
       return new ObservedStream(() => chain.nextStream(forwarded), watch)
     })
   }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { REDACTED, Redactor } from '../trace'
+import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
 import { StreamedTail } from './streamed-tail'
+
+const markersOf = (redactor: Redactor) => ({
+  has: hasSecretMarker,
+  ownPatterns: redactorsWithOwnPatterns.has(redactor),
+})
 
 /** What each chunk must become: the chunk checked with the 64 characters streamed before it. */
 function reference(redactor: Redactor, chunks: string[]): string[] {
@@ -49,7 +55,7 @@ describe('StreamedTail', () => {
       }
       const chunks = randomChunks(text, random)
       for (const redactor of redactors) {
-        const tail = new StreamedTail(redactor)
+        const tail = new StreamedTail(redactor, markersOf(redactor))
         const expected = reference(redactor, chunks)
         expect(chunks.map((chunk) => tail.mask(chunk))).toEqual(expected)
         masked += expected.filter((chunk) => chunk === REDACTED).length
@@ -59,7 +65,8 @@ describe('StreamedTail', () => {
   })
 
   it('forgets the previous response when reset', () => {
-    const tail = new StreamedTail(new Redactor())
+    const redactor = new Redactor()
+    const tail = new StreamedTail(redactor, markersOf(redactor))
     expect(tail.mask('my key is sk-abcdefghij')).toBe('my key is sk-abcdefghij')
     tail.reset()
     expect(tail.mask('klmnopqrstuvwx')).toBe('klmnopqrstuvwx')

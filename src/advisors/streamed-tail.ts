@@ -1,5 +1,12 @@
 import { REDACTED, type Redactor } from '../trace'
-import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
+
+/** What the tail needs to know of the redactor's patterns (secret-markers.ts), handed in by the observer. */
+export interface SecretMarkers {
+  /** Whether text contains a marker of a built-in pattern: text without one holds no built-in secret. */
+  has: (text: string) => boolean
+  /** Whether the redactor has patterns of the app's own, which text without a marker may match. */
+  ownPatterns: boolean
+}
 
 /** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
 const TAIL = 64
@@ -24,9 +31,14 @@ export class StreamedTail {
   #markerAt = Number.NEGATIVE_INFINITY
 
   readonly #ownPatterns: boolean
+  readonly #hasMarker: (text: string) => boolean
 
-  constructor(private readonly redactor: Redactor) {
-    this.#ownPatterns = redactorsWithOwnPatterns.has(redactor)
+  constructor(
+    private readonly redactor: Redactor,
+    markers: SecretMarkers,
+  ) {
+    this.#ownPatterns = markers.ownPatterns
+    this.#hasMarker = markers.has
   }
 
   reset(): void {
@@ -56,8 +68,8 @@ export class StreamedTail {
     this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (edge + text).slice(-MARKER_REACH)
     const markerEnds =
       text.length <= MARKER_REACH * 4
-        ? hasSecretMarker(edge + text)
-        : hasSecretMarker(text) || hasSecretMarker(edge + text.slice(0, MARKER_REACH))
+        ? this.#hasMarker(edge + text)
+        : this.#hasMarker(text) || this.#hasMarker(edge + text.slice(0, MARKER_REACH))
     if (markerEnds) this.#markerAt = this.#streamed
     // No marker in the chunk, none in the tail before it, no pattern of the app's own: nothing to mask.
     if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
