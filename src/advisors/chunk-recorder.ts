@@ -1,21 +1,31 @@
 import { SecretStreamScrubber, type ChatResponse } from '../core'
-import { REDACTED } from '../trace'
+import type { Redactor } from '../trace'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
+import { StreamedTail, type SecretMarkers } from './streamed-tail'
 
 /**
  * The `model-chunk` events of a run's streamed responses: each chunk's text masked (also a secret
  * split across chunks), fast streams joined. Loaded with the first stream, like the stream watcher.
  */
 export class ChunkRecorder {
-  /** The end of the text streamed so far in this response, to catch a pattern split across chunks. */
-  #streamedTail = ''
+  /**
+   * The text streamed so far in this response, to catch a pattern split across chunks. It reads the
+   * scrubber's output, in which no registered secret is left whole or split (the scrubber holds a
+   * possible start back), so only the redactor's patterns can be found in it.
+   */
+  readonly #streamedTail: StreamedTail
   /** Holds back the end of a chunk that may be the start of a registered secret. */
   #scrubber = new SecretStreamScrubber()
   #lastIndex = -1
   readonly #joiner: ChunkJoiner
 
-  constructor(private readonly run: RunRecorder) {
+  constructor(
+    private readonly run: RunRecorder,
+    redactor: Redactor,
+    markers: SecretMarkers,
+  ) {
+    this.#streamedTail = new StreamedTail(redactor, markers)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t))
   }
 
@@ -34,13 +44,15 @@ export class ChunkRecorder {
     const usage = chunk.metadata.usage
     const finishReason = generation?.metadata.finishReason
     if (index === 0) {
-      this.#streamedTail = ''
+      this.#streamedTail.reset()
       this.#scrubber = new SecretStreamScrubber()
     }
     this.#lastIndex = index
-    let raw = this.#scrubber.push(generation?.output.text ?? '')
-    if (finishReason) raw += this.#scrubber.flush()
-    const text = this.#text(raw)
+    const shown = this.#scrubber.push(generation?.output.text ?? '')
+    const heldBack = finishReason ? this.#scrubber.flush() : ''
+    const text = this.#streamedTail.mask(shown + heldBack)
+    // Text after a finish reason could complete what was held back: the tail checks it whole.
+    if (heldBack) this.#streamedTail.checkWhole()
     const reasoning = generation?.output.reasoning
     if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, text)
     const body: ChunkBody = { type: 'model-chunk', index, text }
@@ -54,20 +66,17 @@ export class ChunkRecorder {
   /** A stream that ended without a finish reason may still hold the end of its text back. */
   endOfResponse(round: number): void {
     const heldBack = this.#lastIndex >= 0 ? this.#scrubber.flush() : ''
-    if (heldBack) this.run.emit(round, { type: 'model-chunk', index: this.#lastIndex + 1, text: this.#text(heldBack) })
+    if (heldBack)
+      this.run.emit(round, {
+        type: 'model-chunk',
+        index: this.#lastIndex + 1,
+        text: this.#streamedTail.mask(heldBack),
+      })
     this.#lastIndex = -1
   }
 
   /** The run ended: nothing of its text is kept. */
   clear(): void {
-    this.#streamedTail = ''
-  }
-
-  /** A chunk's text, masked whole when a secret ends in it, even one that began in earlier chunks. */
-  #text(text: string): string {
-    if (text === '') return text
-    const seen = this.#streamedTail + text
-    this.#streamedTail = seen.slice(-64)
-    return this.run.redact(seen) === seen ? text : REDACTED
+    this.#streamedTail.reset()
   }
 }

@@ -1,4 +1,15 @@
-import { isAbortError, type ChatClientResponse, type ChatResponse, ChatResponseAggregator } from '../core'
+import {
+  isAbortError,
+  type ChatClientResponse,
+  type ChatResponse,
+  ChatResponseAggregator,
+  READ_THROUGH,
+  Reactions,
+  readStep,
+  type OnError,
+  type OnStep,
+  type ReadThrough,
+} from '../core'
 import type { RunStatus } from '../trace'
 import type { ResponseTiming } from './run-recorder'
 
@@ -12,15 +23,16 @@ export interface StreamObservation {
 /**
  * Passes a stream through unchanged while it watches it: every chunk, the time to the first
  * token, the aggregate at the end, and how it ended (done, failed, or stopped by the reader).
- * A hand-written iterator, so a chunk costs one promise reaction.
+ * A hand-written iterator that its reader reads through: a chunk costs no promise of its own.
  */
-export class ObservedStream implements AsyncIterableIterator<ChatClientResponse> {
+export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>, ReadThrough<ChatClientResponse> {
   #source: AsyncIterator<ChatClientResponse> | undefined
   readonly #aggregator = new ChatResponseAggregator()
   #started = 0
   #firstToken: number | undefined
   #index = 0
   #finished = false
+  #reactions: Reactions<ChatClientResponse, ChatClientResponse> | undefined
 
   constructor(
     private readonly open: () => AsyncIterable<ChatClientResponse>,
@@ -33,6 +45,20 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
 
   next(): Promise<IteratorResult<ChatClientResponse>> {
     if (this.#finished) return Promise.resolve({ done: true, value: undefined })
+    return readStep(this.#opened(), this.#onStep, this.#onError)
+  }
+
+  [READ_THROUGH]<U>(onStep: OnStep<ChatClientResponse, U>, onError: OnError<U>): Promise<U> {
+    if (this.#finished) return Promise.resolve({ done: true as const, value: undefined }).then(onStep, onError)
+    const reactions = (this.#reactions ??= new Reactions(this.#onStep, this.#onError)).followedBy(
+      onStep as OnStep<ChatClientResponse, unknown>,
+      onError,
+    )
+    return readStep(this.#opened(), reactions.step, reactions.error) as Promise<U>
+  }
+
+  /** The source, opened by the first read. */
+  #opened(): AsyncIterator<ChatClientResponse> {
     if (!this.#source) {
       this.#started = performance.now()
       try {
@@ -42,7 +68,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
         this.#onError(error)
       }
     }
-    return this.#source!.next().then(this.#onStep, this.#onError)
+    return this.#source!
   }
 
   return(): Promise<IteratorResult<ChatClientResponse>> {

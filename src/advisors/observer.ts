@@ -28,6 +28,8 @@ import {
   Redactor,
   type RedactionRules,
 } from '../trace'
+// Imported here, not by the chunk recorder that uses it: it stays in the chunk of the redactor.
+import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
 import type { StreamObservation } from './observed-stream'
 import { hasParts, loadPartsTracer, RunRecorder } from './run-recorder'
 
@@ -169,7 +171,10 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         import('./chunk-recorder'),
         loadPartsTracer(),
       ])
-      run.streaming ??= new ChunkRecorder(run)
+      run.streaming ??= new ChunkRecorder(run, this.#redactor, {
+        has: hasSecretMarker,
+        ownPatterns: redactorsWithOwnPatterns.has(this.#redactor),
+      })
       return new ObservedStream(() => chain.nextStream(forwarded), watch)
     })
   }

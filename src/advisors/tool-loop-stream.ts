@@ -10,6 +10,12 @@ import {
   type ChatResponse,
   type Usage,
   ChatResponseAggregator,
+  READ_THROUGH,
+  Reactions,
+  readStep,
+  type OnError,
+  type OnStep,
+  type ReadThrough,
 } from '../core'
 import type { ToolExecutionResult } from '../tools'
 import type { ToolLoop } from './tool-loop'
@@ -44,15 +50,16 @@ interface Round {
 }
 
 /**
- * The streaming tool loop as a hand-written async iterator: a text chunk costs one promise
- * reaction, not the several ticks of an async generator. Text streams live; tool-call chunks are
- * held back, aggregated, and run between rounds.
+ * The streaming tool loop as a hand-written async iterator that its reader reads through: a text
+ * chunk costs no promise of its own, not the several ticks of an async generator. Text streams
+ * live; tool-call chunks are held back, aggregated, and run between rounds.
  */
-export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse> {
+export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>, ReadThrough<ChatClientResponse> {
   #loop: ToolLoop | undefined
   #round: Round | undefined
   #pending: ChatClientResponse[] = []
   #finished = false
+  #reactions: Reactions<ChatClientResponse, ChatClientResponse> | undefined
 
   constructor(private readonly steps: ToolLoopSteps) {}
 
@@ -65,7 +72,18 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
     if (this.#finished) return Promise.resolve({ done: true, value: undefined })
     const round = this.#round
     if (!round) return this.#guard(this.#startRound()).then(this.#continue)
-    return round.chunks.next().then(this.#onChunk, this.#onError)
+    return readStep(round.chunks, this.#onChunk, this.#onError)
+  }
+
+  [READ_THROUGH]<U>(onStep: OnStep<ChatClientResponse, U>, onError: OnError<U>): Promise<U> {
+    const round = this.#round
+    // Between rounds, held-back chunks and the end take the ordinary way.
+    if (!round || this.#pending.length > 0 || this.#finished) return this.next().then(onStep, onError)
+    const reactions = (this.#reactions ??= new Reactions(this.#onChunk, this.#onError)).followedBy(
+      onStep as OnStep<ChatClientResponse, unknown>,
+      onError,
+    )
+    return readStep(round.chunks, reactions.step, reactions.error) as Promise<U>
   }
 
   return(): Promise<IteratorResult<ChatClientResponse>> {
@@ -100,7 +118,7 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
     if (!chatResponse) return { done: false, value: chunk }
     round.aggregator.add(chatResponse)
     const visible = withoutToolCalls(chatResponse)
-    if (!visible) return round.chunks.next().then(this.#onChunk, this.#onError)
+    if (!visible) return readStep(round.chunks, this.#onChunk, this.#onError)
     const usage = visible.metadata.usage
     if (!usage)
       return visible === chatResponse ? step : { done: false, value: { context: round.context, chatResponse: visible } }

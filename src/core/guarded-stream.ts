@@ -1,4 +1,5 @@
 import { abortError } from './abort'
+import { readStep } from './read-through'
 
 /**
  * The iterator a caller reads from `client.prompt().stream()`. It opens the chain on the first
@@ -6,7 +7,7 @@ import { abortError } from './abort'
  * the caller's signal does or the caller stops early (`return()`), which cancels the model
  * request and running tools. A pending `next()` rejects with an AbortError the moment either
  * happens, even if the source ignores the signal; `return()` never waits. `pick` maps each item
- * and skips those it turns into undefined.
+ * and skips those it turns into undefined. It reads through the chain's iterators (see READ_THROUGH).
  */
 export function guardedStream<T, U>(
   open: (signal: AbortSignal) => AsyncIterable<T>,
@@ -43,7 +44,7 @@ class GuardedIterator<T, U> implements AsyncIterator<U> {
       return Promise.reject(error)
     }
     const pending = new Promise<IteratorResult<U>>(this.#capture)
-    this.#source.next().then(this.#onStep, this.#onError)
+    void readStep(this.#source, this.#onStep, this.#onError)
     return pending
   }
 
@@ -73,7 +74,7 @@ class GuardedIterator<T, U> implements AsyncIterator<U> {
     }
     const picked = this.pick(step.value)
     if (picked === undefined) {
-      this.#source!.next().then(this.#onStep, this.#onError)
+      void readStep(this.#source!, this.#onStep, this.#onError)
       return
     }
     this.#resolve = this.#reject = undefined

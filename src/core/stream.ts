@@ -3,8 +3,9 @@ import type { AssistantPart } from './parts'
 import type { ChatResponse, ChatResponseMetadata, Generation, GenerationMetadata } from './model'
 
 interface GenerationDraft {
-  text: string
-  reasoning: string
+  /** The deltas, joined once at the end: appending to a string makes a rope node per chunk that lives as long as the stream. */
+  text: string[]
+  reasoning: string[]
   toolCalls: ToolCall[]
   parts: AssistantPart[] | undefined
   metadata: GenerationMetadata
@@ -32,11 +33,11 @@ export class ChatResponseAggregator {
       const generation = results[i]!
       let draft = this.#drafts[i]
       if (!draft) {
-        draft = { text: '', reasoning: '', toolCalls: [], parts: undefined, metadata: {}, messageMetadata: undefined }
+        draft = { text: [], reasoning: [], toolCalls: [], parts: undefined, metadata: {}, messageMetadata: undefined }
         this.#drafts[i] = draft
       }
-      draft.text += generation.output.text
-      if (generation.output.reasoning) draft.reasoning += generation.output.reasoning
+      if (generation.output.text) draft.text.push(generation.output.text)
+      if (generation.output.reasoning) draft.reasoning.push(generation.output.reasoning)
       const toolCalls = generation.output.toolCalls
       if (toolCalls.length > 0) draft.toolCalls.push(...toolCalls)
       if (generation.output.parts) draft.parts = generation.output.parts
@@ -52,9 +53,9 @@ export class ChatResponseAggregator {
     const results: Generation[] = this.#drafts.map((draft) => ({
       output: {
         role: 'assistant',
-        text: draft.text,
+        text: draft.text.join(''),
         toolCalls: draft.toolCalls,
-        ...(draft.reasoning ? { reasoning: draft.reasoning } : {}),
+        ...(draft.reasoning.length > 0 ? { reasoning: draft.reasoning.join('') } : {}),
         ...(draft.parts ? { parts: draft.parts } : {}),
         ...(draft.messageMetadata ? { metadata: draft.messageMetadata } : {}),
       },

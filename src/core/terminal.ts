@@ -5,7 +5,7 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
 } from './advisor'
-import { pickFromStream } from './pick-from-stream'
+import { lazyIterator } from './lazy-iterator'
 import { PENDING_TOOL_CALLS_KEY, contextValue } from './context-keys'
 import type { Message } from './messages'
 import type { ChatModel, ChatResponse, Prompt } from './model'
@@ -70,7 +70,12 @@ export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & TerminalAd
       const context = request.context
       const pending = pendingToolCalls(context, request.prompt.messages)
       const stream = pending ? once(pending) : model.stream(request.prompt, request.signal)
-      return pickFromStream(stream, (chatResponse) => ({ chatResponse, context }))
+      // The mapping loads with the first stream: an app that only calls does not ship it.
+      return lazyIterator(() =>
+        import('./pick-from-stream').then(({ pickFromStream }) =>
+          pickFromStream(stream, (chatResponse) => ({ chatResponse, context }))[Symbol.asyncIterator](),
+        ),
+      )
     },
   }
 }

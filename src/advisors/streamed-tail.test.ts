@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { REDACTED, Redactor } from '../trace'
+import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
+import { StreamedTail } from './streamed-tail'
+
+const markersOf = (redactor: Redactor) => ({
+  has: hasSecretMarker,
+  ownPatterns: redactorsWithOwnPatterns.has(redactor),
+})
+
+/** What each chunk must become: the chunk checked with the 64 characters streamed before it. */
+function reference(redactor: Redactor, chunks: string[]): string[] {
+  let tail = ''
+  return chunks.map((text) => {
+    if (text === '') return text
+    const seen = tail + text
+    tail = seen.slice(-64)
+    return redactor.text(seen) === seen ? text : REDACTED
+  })
+}
+
+function randomChunks(text: string, random: () => number): string[] {
+  const chunks: string[] = []
+  for (let at = 0; at < text.length;) {
+    const size = 1 + Math.floor(random() * (random() < 0.1 ? 200 : 6))
+    chunks.push(text.slice(at, at + size))
+    at += size
+  }
+  return chunks
+}
+
+function seeded(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+}
+
+const filler = 'The weather is fine and the answer is 42. '
+const secrets = [
+  'sk-abcdefghijklmnopqrstuvwx',
+  'Bearer abcdefghijklmnop',
+  'hf_abcdefghijklmnopqrstuvw',
+  'sk-short',
+  'Bear',
+]
+
+describe('StreamedTail', () => {
+  it('masks a chunk exactly when the chunk and the 64 characters before it hold a secret', () => {
+    const random = seeded(7)
+    const redactors = [new Redactor(), new Redactor({ values: [/4242/] })]
+    let masked = 0
+    for (let trial = 0; trial < 400; trial++) {
+      let text = ''
+      while (text.length < 600) {
+        text += random() < 0.2 ? secrets[Math.floor(random() * secrets.length)] : filler.slice(0, 1 + random() * 43)
+        if (random() < 0.05) text += '4242'
+      }
+      const chunks = randomChunks(text, random)
+      for (const redactor of redactors) {
+        const tail = new StreamedTail(redactor, markersOf(redactor))
+        const expected = reference(redactor, chunks)
+        expect(chunks.map((chunk) => tail.mask(chunk))).toEqual(expected)
+        masked += expected.filter((chunk) => chunk === REDACTED).length
+      }
+    }
+    expect(masked).toBeGreaterThan(1000)
+  })
+
+  it('forgets the previous response when reset', () => {
+    const redactor = new Redactor()
+    const tail = new StreamedTail(redactor, markersOf(redactor))
+    expect(tail.mask('my key is sk-abcdefghij')).toBe('my key is sk-abcdefghij')
+    tail.reset()
+    expect(tail.mask('klmnopqrstuvwx')).toBe('klmnopqrstuvwx')
+  })
+})

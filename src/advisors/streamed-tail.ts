@@ -1,0 +1,79 @@
+import { REDACTED, type Redactor } from '../trace'
+
+/** What the tail needs to know of the redactor's patterns (secret-markers.ts), handed in by the observer. */
+export interface SecretMarkers {
+  /** Whether text contains a marker of a built-in pattern: text without one holds no built-in secret. */
+  has: (text: string) => boolean
+  /** Whether the redactor has patterns of the app's own, which text without a marker may match. */
+  ownPatterns: boolean
+}
+
+/** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
+const TAIL = 64
+/** The longest built-in secret marker (`Bearer`) less one: how far back a marker may begin. */
+const MARKER_REACH = 5
+/** The recent text is cut back to the tail once it grows past this. */
+const KEPT = 1024
+
+/**
+ * The text streamed so far in one response, to mask a chunk in which a secret ends, even one that
+ * began in earlier chunks: the chunk is checked together with the 64 characters before it. The
+ * built-in patterns all contain a marker (`sk-`, `Bearer`…), so while no marker is in reach a
+ * chunk is checked on its own few characters, and the tail is not rebuilt per chunk.
+ */
+export class StreamedTail {
+  /** The latest text of the response (at least the tail), cut back now and then. */
+  #recent = ''
+  #streamed = 0
+  /** The last few characters streamed, where a marker ending in the next chunk may begin. */
+  #edge = ''
+  /** Characters streamed when a marker last ended in a chunk. */
+  #markerAt = Number.NEGATIVE_INFINITY
+
+  readonly #ownPatterns: boolean
+  readonly #hasMarker: (text: string) => boolean
+
+  constructor(
+    private readonly redactor: Redactor,
+    markers: SecretMarkers,
+  ) {
+    this.#ownPatterns = markers.ownPatterns
+    this.#hasMarker = markers.has
+  }
+
+  reset(): void {
+    this.#recent = ''
+    this.#streamed = 0
+    this.#edge = ''
+    this.#markerAt = Number.NEGATIVE_INFINITY
+  }
+
+  /**
+   * The text so far may end in the start of a secret that no marker announces (a registered secret
+   * the scrubber let go early): the chunks that follow are checked whole, as far as the tail reaches.
+   */
+  checkWhole(): void {
+    this.#markerAt = this.#streamed
+  }
+
+  /** The chunk's text, or REDACTED when a secret ends in it. */
+  mask(text: string): string {
+    if (text === '') return text
+    const before = this.#recent
+    const streamedBefore = this.#streamed
+    this.#recent = before.length > KEPT ? before.slice(-TAIL) + text : before + text
+    this.#streamed += text.length
+    // The recent text is a rope of chunks: reading its end would join it, so its last characters are kept apart.
+    const edge = this.#edge
+    this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (edge + text).slice(-MARKER_REACH)
+    const markerEnds =
+      text.length <= MARKER_REACH * 4
+        ? this.#hasMarker(edge + text)
+        : this.#hasMarker(text) || this.#hasMarker(edge + text.slice(0, MARKER_REACH))
+    if (markerEnds) this.#markerAt = this.#streamed
+    // No marker in the chunk, none in the tail before it, no pattern of the app's own: nothing to mask.
+    if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
+    const seen = before.slice(-TAIL) + text
+    return this.redactor.text(seen) === seen ? text : REDACTED
+  }
+}
