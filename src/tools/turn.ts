@@ -1,4 +1,14 @@
 import type { Message, ToolCall, ToolResponse } from '../core'
+import { jsonFingerprint, textHash } from './json-fingerprint'
+
+/** A call requested in this turn, and how often calls with the same meaning were. */
+interface RequestedCall {
+  name: string
+  arguments: string
+  /** The arguments' canonical text, made when another call's fingerprint meets this one's. */
+  canonical: string | undefined
+  count: number
+}
 
 /**
  * What the current turn (everything after the last user message) holds so far: tool responses
@@ -7,7 +17,8 @@ import type { Message, ToolCall, ToolResponse } from '../core'
  */
 export class TurnLedger {
   readonly perTool = new Map<string, number>()
-  readonly identical = new Map<string, number>()
+  /** The calls of the turn by the fingerprint of their name and arguments. */
+  readonly #requested = new Map<number, RequestedCall[]>()
   total = 0
 
   /** `kept`: where the caller keeps the ledger between rounds (the tool loop), instead of a shared map. */
@@ -34,15 +45,29 @@ export class TurnLedger {
     return ledger
   }
 
-  /** The arguments of the call counted last, parsed; undefined when they are empty or not JSON. */
+  /** The arguments of the call counted last, parsed; undefined when they are not JSON. */
   parsedArguments: unknown
 
   /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
   countCall(call: ToolCall): number {
-    const key = call.name + '\u0000' + this.#canonicalArguments(call.arguments)
-    const count = (this.identical.get(key) ?? 0) + 1
-    this.identical.set(key, count)
-    return count
+    const args = this.#parse(call.arguments)
+    this.parsedArguments = args
+    const fingerprint =
+      (textHash(call.name) ^ (args === undefined ? textHash(call.arguments) : jsonFingerprint(args))) & 0x3fffffff
+    const calls = this.#requested.get(fingerprint)
+    if (!calls) {
+      this.#requested.set(fingerprint, [{ name: call.name, arguments: call.arguments, canonical: undefined, count: 1 }])
+      return 1
+    }
+    // The same fingerprint: the same call, or (rarely) another one that hashes alike.
+    const canonical = canonicalArguments(call.arguments)
+    for (const earlier of calls) {
+      if (earlier.name === call.name && (earlier.canonical ??= canonicalArguments(earlier.arguments)) === canonical) {
+        return ++earlier.count
+      }
+    }
+    calls.push({ name: call.name, arguments: call.arguments, canonical, count: 1 })
+    return 1
   }
 
   /** Counts an answered call; returns how often this tool was answered in the turn. */
@@ -53,16 +78,13 @@ export class TurnLedger {
     return count
   }
 
-  #canonicalArguments(args: string): string {
-    this.parsedArguments = undefined
-    if (args.trim() === '') return '{}'
+  /** The arguments as a value (no arguments: `{}`); undefined when they are not JSON (the tool then says why). */
+  #parse(args: string): unknown {
+    if (args.trim() === '') return {}
     try {
-      const value: unknown = JSON.parse(args)
-      this.parsedArguments = value
-      // Models mostly write keys in order already; then the native encoder gives the same text, faster.
-      return keysInOrder(value) ? JSON.stringify(value) : stableStringify(value)
+      return JSON.parse(args) as unknown
     } catch {
-      return args
+      return undefined
     }
   }
 
@@ -93,6 +115,18 @@ export function currentTurn(messages: readonly Message[], turnStart?: Message): 
     if (messages[i]!.role === 'user') return messages.slice(i + 1)
   }
   return messages
+}
+
+/** The arguments as one text whatever their key order and spacing; text that is not JSON as it is. */
+function canonicalArguments(args: string): string {
+  if (args.trim() === '') return '{}'
+  try {
+    const value: unknown = JSON.parse(args)
+    // Models mostly write keys in order already; then the native encoder gives the same text, faster.
+    return keysInOrder(value) ? JSON.stringify(value) : stableStringify(value)
+  } catch {
+    return args
+  }
 }
 
 /** Whether every object in a parsed JSON value lists its keys in sorted order. */
