@@ -11,7 +11,7 @@ interface TimeStampConsole {
 const MANY_LABELS = 1000
 
 /**
- * Mirrors rounds, model calls and tool calls on a custom "advisor-chain" track of Chrome's
+ * Mirrors rounds (each a model call) and tool calls on a custom "advisor-chain" track of Chrome's
  * Performance panel. It uses `console.timeStamp` (Chrome's extensibility API): the panel records
  * the entry while it records and the page keeps nothing, so a page open all day does not grow; a
  * `performance.measure` entry would stay in the page's timeline buffer for good and costs a
@@ -23,24 +23,20 @@ export function withPerformanceTrack(sink: TraceSink): TraceSink {
   const marker = host as TimeStampConsole
   // The same labels come back every round: made once, they cost the page half as much to mark.
   const rounds: string[] = []
-  const modelCalls: string[] = []
   const tools = new Map<string, string>()
   const label = (labels: string[], round: number, text: () => string) =>
     round < MANY_LABELS ? (labels[round] ??= text()) : text()
   return {
     emit(event) {
       sink.emit(event)
-      // Only the three kinds that have a duration are marked, with no object made per event.
+      // Rounds and tool calls are marked, with no object made per event. A round is the model call
+      // as the observer sees it (its model-response spans the same time): one bar for both.
       let name: string
       let color: string
       switch (event.type) {
         case 'round-end':
           name = label(rounds, event.round, () => `round ${event.round}`)
           color = 'primary'
-          break
-        case 'model-response':
-          name = label(modelCalls, event.round, () => `model call (round ${event.round})`)
-          color = 'secondary'
           break
         case 'tool-end': {
           const tool = event.toolCall.name
