@@ -90,10 +90,10 @@ export class ToolLoop {
   /** The request of the next round, before the round hooks. */
   nextRequest(): ChatClientRequest {
     this.round++
-    const request: ChatClientRequest = {
-      prompt: { messages: this.#instructions, options: this.#options },
-      context: { ...this.#context, [ROUND_KEY]: this.round },
-    }
+    // Copied, then the round set: a spread literal that also names a key the copy has is slower.
+    const context = { ...this.#context }
+    context[ROUND_KEY] = this.round
+    const request: ChatClientRequest = { prompt: { messages: this.#instructions, options: this.#options }, context }
     if (this.#signal) request.signal = this.#signal
     return request
   }
