@@ -18,7 +18,7 @@ interface RequestedCall {
 export class TurnLedger {
   readonly perTool = new Map<string, number>()
   /** The calls of the turn by the fingerprint of their name and arguments. */
-  readonly #requested = new Map<number, RequestedCall[]>()
+  readonly #requested = new Map<number, RequestedCall | RequestedCall[]>()
   total = 0
 
   /** `kept`: where the caller keeps the ledger between rounds (the tool loop), instead of a shared map. */
@@ -54,19 +54,27 @@ export class TurnLedger {
     this.parsedArguments = args
     const fingerprint =
       (textHash(call.name) ^ (args === undefined ? textHash(call.arguments) : jsonFingerprint(args))) & 0x3fffffff
-    const calls = this.#requested.get(fingerprint)
-    if (!calls) {
-      this.#requested.set(fingerprint, [{ name: call.name, arguments: call.arguments, canonical: undefined, count: 1 }])
+    const requested = {
+      name: call.name,
+      arguments: call.arguments,
+      canonical: undefined as string | undefined,
+      count: 1,
+    }
+    const found = this.#requested.get(fingerprint)
+    if (!found) {
+      this.#requested.set(fingerprint, requested)
       return 1
     }
     // The same fingerprint: the same call, or (rarely) another one that hashes alike.
-    const canonical = canonicalArguments(call.arguments)
+    const canonical = (requested.canonical = canonicalArguments(call.arguments))
+    const calls = Array.isArray(found) ? found : [found]
     for (const earlier of calls) {
       if (earlier.name === call.name && (earlier.canonical ??= canonicalArguments(earlier.arguments)) === canonical) {
         return ++earlier.count
       }
     }
-    calls.push({ name: call.name, arguments: call.arguments, canonical, count: 1 })
+    calls.push(requested)
+    this.#requested.set(fingerprint, calls)
     return 1
   }
 
