@@ -20,6 +20,13 @@ export function withToolAdvisor(
   if (toolAdvisors.length === 1 || params[AdvisorParams.TOOL_CALLING_AUTO_REGISTER] === false) return [...advisors]
   const toolBuilder = builder ?? ToolCallingAdvisor.builder()
   const memoryInsideLoop = advisors.some((advisor) => isMemoryAdvisor(advisor) && advisor.order > toolBuilder.order)
-  const toolAdvisor = toolBuilder.build(memoryInsideLoop ? { conversationHistoryEnabled: false } : {})
+  const overrides = memoryInsideLoop ? { conversationHistoryEnabled: false } : {}
+  if (builder) return [...advisors, builder.build(overrides)]
+  // The built-in advisor keeps no state between calls: one per history setting serves every call
+  // (and lets a client reuse its chain). An app's builder may make a subclass with state: built per call.
+  let toolAdvisor = builtIn.get(memoryInsideLoop)
+  if (!toolAdvisor) builtIn.set(memoryInsideLoop, (toolAdvisor = toolBuilder.build(overrides)))
   return [...advisors, toolAdvisor]
 }
+
+const builtIn = new Map<boolean, ToolCallingAdvisor>()

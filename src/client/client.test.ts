@@ -245,3 +245,43 @@ describe('ChatClient abort', () => {
     await expect(read).rejects.toMatchObject({ name: 'AbortError' })
   })
 })
+
+describe('ChatClient chains', () => {
+  const chainSpy = (chains: unknown[]): CallAdvisor => ({
+    name: 'chain-spy',
+    order: HIGHEST_PRECEDENCE + 1,
+    adviseCall: (req, chain) => {
+      chains.push(chain)
+      return chain.nextCall(req)
+    },
+  })
+
+  it('reuses the chain while the advisors are the same, concurrent calls included', async () => {
+    const chains: unknown[] = []
+    const client = ChatClient.builder(new ScriptedChatModel(['a', 'b', 'c', 'd']))
+      .defaultAdvisors(chainSpy(chains))
+      .build()
+    const answers = await Promise.all([client.prompt('1').call().content(), client.prompt('2').call().content()])
+    expect(answers.sort()).toEqual(['a', 'b'])
+    await client.prompt('3').call().content()
+    expect(new Set(chains).size).toBe(1)
+    // Another advisor on one request makes another chain; the defaults get theirs again after it.
+    const extra: CallAdvisor = { name: 'extra', order: 0, adviseCall: (req, chain) => chain.nextCall(req) }
+    await client.prompt('4').advisors(extra).call().content()
+    expect(new Set(chains).size).toBe(2)
+  })
+
+  it('gives each client its own chain and tool advisor state', async () => {
+    const chains: unknown[] = []
+    const spy = chainSpy(chains)
+    const first = ChatClient.builder(new ScriptedChatModel(['x']))
+      .defaultAdvisors(spy)
+      .build()
+    const second = ChatClient.builder(new ScriptedChatModel(['y']))
+      .defaultAdvisors(spy)
+      .build()
+    expect(await first.prompt('q').call().content()).toBe('x')
+    expect(await second.prompt('q').call().content()).toBe('y')
+    expect(chains[0]).not.toBe(chains[1])
+  })
+})

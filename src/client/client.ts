@@ -16,14 +16,13 @@ import {
   OUTPUT_SCHEMA_KEY,
   ROUND_KEY,
   contextValue,
-  modelCallAdvisor,
   modelStreamAdvisor,
   type StreamPart,
   type ToolCallback,
 } from '../core'
 import type { ToolCallingAdvisorBuilder } from '../advisors'
 import { withToolAdvisor } from './client-advisors'
-import { outputShaper } from './output-format'
+import { callChain, chainMemo, type ChainMemo } from './call-chain'
 import { type Infer, resolveSchema, type SchemaLike } from '../schema'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
@@ -41,6 +40,8 @@ interface CallSpec {
   params: Record<string, unknown>
   signal: AbortSignal | undefined
   toolCallingAdvisor: ToolCallingAdvisorBuilder | undefined
+  /** Shared by a client's requests. */
+  chains: ChainMemo
 }
 
 export class ChatClient {
@@ -110,7 +111,7 @@ export class ChatClientBuilder {
   }
 
   build(): ChatClient {
-    return this.#build(copySpec(this.#spec))
+    return this.#build({ ...copySpec(this.#spec), chains: chainMemo() })
   }
 }
 
@@ -192,10 +193,7 @@ export class CallResponseSpec {
   async chatClientResponse(): Promise<ChatClientResponse> {
     const request = toRequest(this.#spec)
     throwIfAborted(request.signal)
-    const chain = AdvisorChain.of([
-      ...advisorsOf(this.#spec),
-      modelCallAdvisor(this.#spec.model, outputShaper(this.#spec.model)),
-    ])
+    const chain = callChain(this.#spec.chains, advisorsOf(this.#spec), this.#spec.model)
     return raceAbort(chain.nextCall(request), request.signal)
   }
 
@@ -316,6 +314,7 @@ function emptySpec(model: ChatModel): CallSpec {
     params: {},
     signal: undefined,
     toolCallingAdvisor: undefined,
+    chains: chainMemo(),
   }
 }
 
