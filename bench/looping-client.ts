@@ -8,6 +8,8 @@ import {
   defineTool,
   type ChatModel,
   type ChatResponse,
+  type Message,
+  type ToolCall,
 } from '../src'
 
 /** A model response asking for `tick` once. */
@@ -62,4 +64,26 @@ export function loopingClient(rounds: number) {
     )
     .build()
   return () => client.prompt('count').call().chatResponse()
+}
+
+/** The same conversation with no framework: call the model, run the tool, append, repeat. */
+export function handWrittenLoop(rounds: number) {
+  let calls = 0
+  const call = async () => (++calls % (rounds + 1) === 0 ? answer : toolCall(calls))
+  return async () => {
+    const messages: Message[] = [{ role: 'user', text: 'count' }]
+    for (;;) {
+      const output = (await call()).results[0]!.output
+      if (output.toolCalls.length === 0) return output
+      messages.push(output)
+      const responses = await Promise.all(
+        output.toolCalls.map(async (toolCall: ToolCall) => ({
+          id: toolCall.id,
+          name: toolCall.name,
+          responseData: await tick.call(toolCall.arguments, { values: {}, advisorContext: {}, toolCall }),
+        })),
+      )
+      messages.push({ role: 'tool', responses })
+    }
+  }
 }
