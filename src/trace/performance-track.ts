@@ -24,8 +24,6 @@ export function withPerformanceTrack(sink: TraceSink): TraceSink {
   // The same labels come back every round: made once, they cost the page half as much to mark.
   const rounds: string[] = []
   const tools = new Map<string, string>()
-  const label = (labels: string[], round: number, text: () => string) =>
-    round < MANY_LABELS ? (labels[round] ??= text()) : text()
   return {
     emit(event) {
       sink.emit(event)
@@ -34,14 +32,21 @@ export function withPerformanceTrack(sink: TraceSink): TraceSink {
       let name: string
       let color: string
       switch (event.type) {
-        case 'round-end':
-          name = label(rounds, event.round, () => `round ${event.round}`)
+        case 'round-end': {
+          const round = event.round
+          name = rounds[round] ?? `round ${round}`
+          if (round < MANY_LABELS) rounds[round] = name
           color = 'primary'
           break
+        }
         case 'tool-end': {
           const tool = event.toolCall.name
-          name = tools.get(tool) ?? `tool ${tool}`
-          if (tools.size < MANY_LABELS) tools.set(tool, name)
+          let label = tools.get(tool)
+          if (label === undefined) {
+            label = `tool ${tool}`
+            if (tools.size < MANY_LABELS) tools.set(tool, label)
+          }
+          name = label
           color = event.error ? 'error' : 'tertiary'
           break
         }
