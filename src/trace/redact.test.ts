@@ -68,3 +68,20 @@ describe('exports scrub registered secrets', () => {
     expect(JSON.stringify(toOtlp(events))).not.toContain(secret)
   })
 })
+
+describe('Redactor: the shortest secrets', () => {
+  it('masks the shortest text each built-in pattern matches, and leaves one character less alone', () => {
+    const redactor = new Redactor()
+    const shortest = [
+      'sk-' + 'a'.repeat(16),
+      'gsk_' + 'a'.repeat(20),
+      'AIza' + 'a'.repeat(30),
+      'hf_' + 'a'.repeat(20),
+      'Bearer ' + 'a'.repeat(12),
+    ]
+    for (const secret of shortest) {
+      expect(redactor.text(secret)).toBe(REDACTED)
+      expect(redactor.text(secret.slice(0, -1))).toBe(secret.slice(0, -1))
+    }
+  })
+})

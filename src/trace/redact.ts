@@ -29,6 +29,10 @@ const SECRET_VALUES = [
 // A JSON key that SECRET_KEYS names, as it appears in tool arguments: `"password":`.
 const SECRET_JSON_KEY = new RegExp(`"${SECRET_KEYS.source.slice(1, -1)}"\\s*:`, 'i')
 
+// The shortest text a built-in pattern matches (`sk-` and 16 more, `Bearer ` and 12 more): tool
+// arguments and results are often shorter, and skip the scan.
+const SHORTEST_SECRET = 19
+
 const MAX_DEPTH = 20
 
 /** Masks secrets in trace data: values under secret keys, and secret-looking text. */
@@ -46,7 +50,7 @@ export class Redactor {
 
   text(value: string): string {
     let masked = hasSecrets() ? scrubSecrets(value) : value
-    if (hasSecretMarker(masked)) masked = maskAll(masked, SECRET_VALUES)
+    if (masked.length >= SHORTEST_SECRET && hasSecretMarker(masked)) masked = maskAll(masked, SECRET_VALUES)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
