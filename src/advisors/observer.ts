@@ -104,7 +104,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   ): Promise<ChatClientResponse> {
     // One clock read at each end of the round: a read costs a few hundred ns in a page.
     const started = now()
-    run.emitRound(round, { type: 'round-start' }, this.name, started)
+    run.roundStart(round, this.name, started)
     run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
     let next: Promise<ChatClientResponse>
     try {
@@ -118,7 +118,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         const ended = now()
         const record = () => {
           run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-          run.emitRound(round, { type: 'round-end', status: 'ok', durationMs: ended - started }, this.name, ended)
+          run.roundEnd(round, 'ok', ended - started, this.name, ended)
           if (placement === 'no-loop') this.#end(run, 'ok')
           return response
         }
@@ -138,7 +138,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const watch: StreamObservation = {
       begin: (started) => {
         if (!perRound) return
-        run.emitRound(round, { type: 'round-start' }, this.name, started)
+        run.roundStart(round, this.name, started)
         run.request(
           round,
           forwarded.prompt.messages,
@@ -154,7 +154,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         if (perRound) {
           if (status === 'ok') run.response(round, response, timing)
           else run.failure(round, error)
-          run.emitRound(round, { type: 'round-end', status, durationMs: timing.durationMs }, this.name, timing.at)
+          run.roundEnd(round, status, timing.durationMs, this.name, timing.at)
         } else {
           run.usage = response?.metadata.usage
           run.finishReason = response?.results[0]?.metadata.finishReason ?? run.finishReason
@@ -280,7 +280,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   #roundFailed(run: RunRecorder, round: number, started: number, error: unknown, placement: Placement): void {
     const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
     run.failure(round, error)
-    run.emitRound(round, { type: 'round-end', status, durationMs: now() - started })
+    run.roundEnd(round, status, now() - started, this.name)
     if (placement === 'no-loop') this.#end(run, status)
   }
 

@@ -82,25 +82,7 @@ export class RunRecorder {
     this.#send(event)
   }
 
-  /**
-   * `emit` for `round-start` and `round-end`. The events of a round go through copies of `emit`, one
-   * per kind (also model and tool events): the header stores then see a few object shapes each and
-   * stay fast, where one copy for every kind of event sees too many (a tenth of an observed round).
-   */
-  emitRound(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
-    // Joined chunks come before whatever follows them.
-    if (this.streaming?.pending) this.streaming.flush()
-    // The body is always a fresh object, so the header is written onto it: no copy per event.
-    const event = body as TraceEvent
-    event.v = TRACE_VERSION
-    event.seq = this.nextSeq()
-    event.runId = this.runId
-    event.round = round
-    event.advisor = advisor
-    event.t = t
-    this.#send(event)
-  }
-
+  /** The events of a model call go through a copy of `emit`: its header stores see only their few shapes and stay fast. */
   #emitModel(round: number, body: TraceEventBody, t = now()): void {
     const advisor = this.advisor
     // Joined chunks come before whatever follows them.
@@ -116,18 +98,33 @@ export class RunRecorder {
     this.#send(event)
   }
 
-  #emitTool(round: number, body: TraceEventBody, advisor: string, t = now()): void {
-    // Joined chunks come before whatever follows them.
+  /** Joined chunks come before whatever follows them. */
+  #flushChunks(): void {
     if (this.streaming?.pending) this.streaming.flush()
-    // The body is always a fresh object, so the header is written onto it: no copy per event.
-    const event = body as TraceEvent
-    event.v = TRACE_VERSION
-    event.seq = this.nextSeq()
-    event.runId = this.runId
-    event.round = round
-    event.advisor = advisor
-    event.t = t
-    this.#send(event)
+  }
+
+  // A round's and a tool's events are written whole, header included, in one literal: no property
+  // added after the fact (a property store per header field, and a property array per event).
+  roundStart(round: number, advisor: string, t: number): void {
+    this.#flushChunks()
+    const { runId } = this
+    this.#send({ type: 'round-start', v: TRACE_VERSION, seq: this.nextSeq(), runId, round, advisor, t })
+  }
+
+  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t = now()): void {
+    this.#flushChunks()
+    const { runId } = this
+    this.#send({
+      type: 'round-end',
+      status,
+      durationMs,
+      v: TRACE_VERSION,
+      seq: this.nextSeq(),
+      runId,
+      round,
+      advisor,
+      t,
+    })
   }
 
   #send(event: TraceEvent): void {
@@ -252,13 +249,20 @@ export class RunRecorder {
     return this.redactor.data(data) as Record<string, unknown>
   }
 
-  toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
-    const body: TraceEventBody & { type: 'tool-start' } = {
+  toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t = now()): void {
+    this.#flushChunks()
+    const event: TraceEvent & { type: 'tool-start' } = {
       type: 'tool-start',
       toolCall: this.tracedToolCall(start.toolCall),
+      v: TRACE_VERSION,
+      seq: this.nextSeq(),
+      runId: this.runId,
+      round,
+      advisor,
+      t,
     }
-    if (start.source) body.source = this.#source(start.source)
-    this.#emitTool(round, body, advisor, t)
+    if (start.source) event.source = this.#source(start.source)
+    this.#send(event)
   }
 
   toolEnd(
@@ -276,18 +280,25 @@ export class RunRecorder {
     },
     advisor: string,
   ): void {
-    const body = {
+    this.#flushChunks()
+    const event: TraceEvent & { type: 'tool-end' } = {
       type: 'tool-end',
       toolCall: this.tracedToolCall(end.toolCall),
       result: this.redactor.text(end.result),
-    } as TraceEventBody & { type: 'tool-end' }
-    if (end.error !== undefined) body.error = this.redactor.text(end.error)
-    body.durationMs = end.durationMs
-    body.returnDirect = end.returnDirect
-    if (end.setupMs !== undefined) body.setupMs = end.setupMs
-    if (end.source) body.source = this.#source(end.source)
-    if (end.detail) body.detail = this.redactor.data(end.detail) as Record<string, unknown>
-    this.#emitTool(round, body, advisor, end.at)
+      durationMs: end.durationMs,
+      returnDirect: end.returnDirect,
+      v: TRACE_VERSION,
+      seq: this.nextSeq(),
+      runId: this.runId,
+      round,
+      advisor,
+      t: end.at ?? now(),
+    }
+    if (end.error !== undefined) event.error = this.redactor.text(end.error)
+    if (end.setupMs !== undefined) event.setupMs = end.setupMs
+    if (end.source) event.source = this.#source(end.source)
+    if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
+    this.#send(event)
   }
 
   #source(source: ToolSource): ToolSource {
