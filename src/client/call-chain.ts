@@ -1,5 +1,12 @@
-import { AdvisorChain, modelCallAdvisor, type AnyAdvisor, type ChatModel } from '../core'
-import { outputShaper } from './output-format'
+import {
+  AdvisorChain,
+  contextValue,
+  modelCallAdvisor,
+  OUTPUT_SCHEMA_KEY,
+  type AnyAdvisor,
+  type ChatModel,
+  type PromptShaper,
+} from '../core'
 
 /**
  * The chain of a client's last call. Apps call with the same advisors again and again, and a chain
@@ -26,4 +33,15 @@ function sameAdvisors(a: readonly AnyAdvisor[], b: readonly AnyAdvisor[]): boole
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
+}
+
+/**
+ * The terminal's prompt shaper for `model`: a call that asks for structured output gets the format
+ * (code loaded with the first such call; an app that never asks does not ship it).
+ */
+function outputShaper(model: ChatModel): PromptShaper {
+  return (prompt, context) =>
+    contextValue(context, OUTPUT_SCHEMA_KEY) === undefined
+      ? prompt
+      : import('./output-format').then(({ withOutputFormat }) => withOutputFormat(prompt, context, model))
 }

@@ -1,11 +1,4 @@
-import {
-  appendToLastUserMessage,
-  OUTPUT_SCHEMA_KEY,
-  type ChatModel,
-  type Prompt,
-  type PromptShaper,
-  contextValue,
-} from '../core'
+import { appendToLastUserMessage, OUTPUT_SCHEMA_KEY, type ChatModel, type Prompt, contextValue } from '../core'
 import { formatInstructions } from '../schema'
 
 /**
@@ -23,9 +16,4 @@ export function withOutputFormat(prompt: Prompt, context: Readonly<Record<string
     }
   }
   return { ...prompt, messages: appendToLastUserMessage(prompt.messages, formatInstructions(schema)) }
-}
-
-/** The terminal's prompt shaper for `model`. */
-export function outputShaper(model: ChatModel): PromptShaper {
-  return (prompt, context) => withOutputFormat(prompt, context, model)
 }

@@ -23,8 +23,11 @@ export function isTerminalAdvisor(advisor: object): advisor is TerminalAdvisor {
   return (advisor as Partial<TerminalAdvisor>)[TERMINAL] === true
 }
 
-/** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
-export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
+/**
+ * Shapes the prompt at the last moment before the model sees it (structured output instructions);
+ * a promise when the shaping code loads first.
+ */
+export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt | Promise<Prompt>
 
 /** The provider of the model a chain ends in, when its last advisor is a terminal. */
 export function providerOf(advisors: readonly Advisor[]): string | undefined {
@@ -48,10 +51,12 @@ export function modelCallAdvisor(
         const context = request.context
         const pending = pendingToolCalls(context, request.prompt.messages)
         if (pending) return Promise.resolve({ chatResponse: pending, context })
-        return Promise.resolve(model.call(shape(request.prompt, context), request.signal)).then((chatResponse) => ({
-          chatResponse,
-          context,
-        }))
+        const shaped = shape(request.prompt, context)
+        const answered =
+          shaped instanceof Promise
+            ? shaped.then((prompt) => model.call(prompt, request.signal))
+            : Promise.resolve(model.call(shaped, request.signal))
+        return answered.then((chatResponse) => ({ chatResponse, context }))
       } catch (error) {
         return Promise.reject(error)
       }
