@@ -1,5 +1,6 @@
 import {
   isAbortError,
+  now,
   type ChatClientResponse,
   type ChatResponse,
   ChatResponseAggregator,
@@ -14,7 +15,7 @@ import type { RunStatus } from '../trace'
 import type { ResponseTiming } from './run-recorder'
 
 export interface StreamObservation {
-  /** `started`: `performance.now()` when the stream was opened. */
+  /** `started`: `now()` when the stream was opened. */
   begin(started: number): void
   chunk(index: number, chunk: ChatResponse): void
   finish(status: RunStatus, response: ChatResponse | null, timing: ResponseTiming, error?: unknown): void
@@ -60,7 +61,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
   /** The source, opened by the first read. */
   #opened(): AsyncIterator<ChatClientResponse> {
     if (!this.#source) {
-      this.#started = performance.now()
+      this.#started = now()
       try {
         this.watch.begin(this.#started)
         this.#source = this.open()[Symbol.asyncIterator]()
@@ -86,7 +87,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
     }
     const chatResponse = step.value.chatResponse
     if (chatResponse) {
-      if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = performance.now()
+      if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = now()
       this.watch.chunk(this.#index++, chatResponse)
       this.#aggregator.add(chatResponse)
     }
@@ -101,7 +102,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
   #finish(status: RunStatus, error?: unknown): void {
     if (this.#finished) return
     this.#finished = true
-    const at = performance.now()
+    const at = now()
     const timing: ResponseTiming = { durationMs: at - this.#started, chunks: this.#index, at }
     if (this.#firstToken !== undefined) timing.timeToFirstTokenMs = this.#firstToken - this.#started
     const response = this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null
