@@ -1,4 +1,3 @@
-import { now } from '../core'
 import type { TraceEventBody } from '../trace'
 
 export type ChunkBody = TraceEventBody & { type: 'model-chunk' }
@@ -57,7 +56,8 @@ export class ChunkJoiner {
       return
     }
     if (pending) this.flush()
-    const t = now()
+    // Not the core's cached clock: importing it from this lazily loaded file would split it into a chunk of its own.
+    const t = performance.now()
     if (t - this.#windowStart > WINDOW_MS) {
       this.#windowStart = t
       this.#windowChunks = 0
