@@ -1,6 +1,5 @@
 import {
   isAbortError,
-  now,
   type ChatClientResponse,
   type ChatResponse,
   ChatResponseAggregator,
@@ -10,12 +9,14 @@ import {
   type OnError,
   type OnStep,
   type ReadThrough,
+  AGGREGATOR,
+  type Aggregating,
 } from '../core'
 import type { RunStatus } from '../trace'
 import type { ResponseTiming } from './run-recorder'
 
 export interface StreamObservation {
-  /** `started`: `now()` when the stream was opened. */
+  /** `started`: `performance.now()` when the stream was opened. */
   begin(started: number): void
   chunk(index: number, chunk: ChatResponse): void
   finish(status: RunStatus, response: ChatResponse | null, timing: ResponseTiming, error?: unknown): void
@@ -24,9 +25,12 @@ export interface StreamObservation {
 /**
  * Passes a stream through unchanged while it watches it: every chunk, the time to the first
  * token, the aggregate at the end, and how it ended (done, failed, or stopped by the reader).
- * A hand-written iterator that its reader reads through: a chunk costs no promise of its own.
+ * A hand-written iterator that its reader reads through: a chunk costs no promise of its own. It
+ * passes every chunk on as it is, so its reader may take its aggregate (the tool loop does).
  */
-export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>, ReadThrough<ChatClientResponse> {
+export class ObservedStream
+  implements AsyncIterableIterator<ChatClientResponse>, ReadThrough<ChatClientResponse>, Aggregating
+{
   #source: AsyncIterator<ChatClientResponse> | undefined
   readonly #aggregator = new ChatResponseAggregator()
   #started = 0
@@ -58,10 +62,14 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
     return readStep(this.#opened(), reactions.step, reactions.error) as Promise<U>
   }
 
+  [AGGREGATOR](): ChatResponseAggregator {
+    return this.#aggregator
+  }
+
   /** The source, opened by the first read. */
   #opened(): AsyncIterator<ChatClientResponse> {
     if (!this.#source) {
-      this.#started = now()
+      this.#started = performance.now()
       try {
         this.watch.begin(this.#started)
         this.#source = this.open()[Symbol.asyncIterator]()
@@ -87,7 +95,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
     }
     const chatResponse = step.value.chatResponse
     if (chatResponse) {
-      if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = now()
+      if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = performance.now()
       this.watch.chunk(this.#index++, chatResponse)
       this.#aggregator.add(chatResponse)
     }
@@ -102,7 +110,7 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
   #finish(status: RunStatus, error?: unknown): void {
     if (this.#finished) return
     this.#finished = true
-    const at = now()
+    const at = performance.now()
     const timing: ResponseTiming = { durationMs: at - this.#started, chunks: this.#index, at }
     if (this.#firstToken !== undefined) timing.timeToFirstTokenMs = this.#firstToken - this.#started
     const response = this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null

@@ -1,11 +1,23 @@
-import { READ_THROUGH, readStep, type OnError, type OnStep, type ReadThrough } from './read-through'
+import {
+  AGGREGATOR,
+  READ_THROUGH,
+  aggregatorOf,
+  readStep,
+  type Aggregating,
+  type OnError,
+  type OnStep,
+  type ReadThrough,
+} from './read-through'
 
 /**
  * An async iterator whose implementation is loaded by its first call, so code that only a stream
  * needs ships to the apps that stream, in a chunk of its own. Once loaded, every call goes
- * straight to the loaded iterator (a reader reads through to it): a chunk costs no more than before.
+ * straight to the loaded iterator (a reader reads through to it, and takes its aggregator): a chunk
+ * costs no more than before.
  */
-export function lazyIterator<T>(load: () => Promise<AsyncIterator<T>>): AsyncIterableIterator<T> & ReadThrough<T> {
+export function lazyIterator<T>(
+  load: () => Promise<AsyncIterator<T>>,
+): AsyncIterableIterator<T> & ReadThrough<T> & Aggregating {
   let loading: Promise<AsyncIterator<T>> | undefined
   let loaded: AsyncIterator<T> | undefined
   const ready = () => (loading ??= load().then((iterator) => (loaded = iterator)))
@@ -18,6 +30,9 @@ export function lazyIterator<T>(load: () => Promise<AsyncIterator<T>>): AsyncIte
     },
     [READ_THROUGH]<U>(onStep: OnStep<T, U>, onError: OnError<U>): Promise<U> {
       return loaded ? readStep(loaded, onStep, onError) : this.next().then(onStep, onError)
+    },
+    [AGGREGATOR]() {
+      return loaded && aggregatorOf(loaded)
     },
     // Also before the first chunk: the loaded iterator decides what stopping early means.
     return(value?: unknown) {
