@@ -2,7 +2,6 @@ import {
   AGGREGATOR,
   READ_THROUGH,
   aggregatorOf,
-  readStep,
   type Aggregating,
   type OnError,
   type OnStep,
@@ -20,7 +19,13 @@ export function lazyIterator<T>(
 ): AsyncIterableIterator<T> & ReadThrough<T> & Aggregating {
   let loading: Promise<AsyncIterator<T>> | undefined
   let loaded: AsyncIterator<T> | undefined
-  const ready = () => (loading ??= load().then((iterator) => (loaded = iterator)))
+  // Looked up once: a reader's lookup per chunk sees every kind of iterator and is slow.
+  let through: ReadThrough<T>[typeof READ_THROUGH] | undefined
+  const ready = () =>
+    (loading ??= load().then((iterator) => {
+      through = (iterator as Partial<ReadThrough<T>>)[READ_THROUGH]
+      return (loaded = iterator)
+    }))
   return {
     [Symbol.asyncIterator]() {
       return this
@@ -29,7 +34,7 @@ export function lazyIterator<T>(
       return loaded ? loaded.next() : ready().then((iterator) => iterator.next())
     },
     [READ_THROUGH]<U>(onStep: OnStep<T, U>, onError: OnError<U>): Promise<U> {
-      return loaded ? readStep(loaded, onStep, onError) : this.next().then(onStep, onError)
+      return through ? (through.call(loaded, onStep, onError) as Promise<U>) : this.next().then(onStep, onError)
     },
     [AGGREGATOR]() {
       return loaded && aggregatorOf(loaded)
