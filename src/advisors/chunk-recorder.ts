@@ -26,7 +26,7 @@ export class ChunkRecorder {
     markers: SecretMarkers,
   ) {
     this.#streamedTail = new StreamedTail(redactor, markers)
-    this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t))
+    this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#streamedTail)
   }
 
   /** Joined chunks wait for the next event of the run, which records them first. */
@@ -40,21 +40,26 @@ export class ChunkRecorder {
 
   chunk(round: number, index: number, chunk: ChatResponse): void {
     const generation = chunk.results[0]
-    const toolCalls = generation?.output.toolCalls
-    const usage = chunk.metadata.usage
-    const finishReason = generation?.metadata.finishReason
     if (index === 0) {
+      // Joined text of the response before is masked with what that response streamed.
+      this.#joiner.flush()
       this.#streamedTail.reset()
       this.#scrubber = new SecretStreamScrubber()
     }
     this.#lastIndex = index
     const shown = this.#scrubber.push(generation?.output.text ?? '')
+    const toolCalls = generation?.output.toolCalls
+    const finishReason = generation?.metadata.finishReason
+    const usage = chunk.metadata.usage
+    const reasoning = generation?.output.reasoning
+    // The joiner masks the text when it records it; the scrubber's part is done per chunk, here.
+    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, shown)
+    // The chunks joined so far are masked before this one: the tail reads the text in the order it streamed.
+    this.#joiner.flush()
     const heldBack = finishReason ? this.#scrubber.flush() : ''
     const text = this.#streamedTail.mask(shown + heldBack)
     // Text after a finish reason could complete what was held back: the tail checks it whole.
     if (heldBack) this.#streamedTail.checkWhole()
-    const reasoning = generation?.output.reasoning
-    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, text)
     const body: ChunkBody = { type: 'model-chunk', index, text }
     if (reasoning) body.reasoning = this.run.redact(reasoning)
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.run.tracedToolCall(call))
@@ -66,17 +71,20 @@ export class ChunkRecorder {
   /** A stream that ended without a finish reason may still hold the end of its text back. */
   endOfResponse(round: number): void {
     const heldBack = this.#lastIndex >= 0 ? this.#scrubber.flush() : ''
-    if (heldBack)
+    if (heldBack) {
+      this.#joiner.flush()
       this.run.emit(round, {
         type: 'model-chunk',
         index: this.#lastIndex + 1,
         text: this.#streamedTail.mask(heldBack),
       })
+    }
     this.#lastIndex = -1
   }
 
   /** The run ended: nothing of its text is kept. */
   clear(): void {
+    this.#joiner.flush()
     this.#streamedTail.reset()
   }
 }

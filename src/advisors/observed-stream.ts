@@ -9,6 +9,8 @@ import {
   type OnError,
   type OnStep,
   type ReadThrough,
+  AGGREGATOR,
+  type Aggregating,
 } from '../core'
 import type { RunStatus } from '../trace'
 import type { ResponseTiming } from './run-recorder'
@@ -23,9 +25,12 @@ export interface StreamObservation {
 /**
  * Passes a stream through unchanged while it watches it: every chunk, the time to the first
  * token, the aggregate at the end, and how it ended (done, failed, or stopped by the reader).
- * A hand-written iterator that its reader reads through: a chunk costs no promise of its own.
+ * A hand-written iterator that its reader reads through: a chunk costs no promise of its own. It
+ * passes every chunk on as it is, so its reader may take its aggregate (the tool loop does).
  */
-export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>, ReadThrough<ChatClientResponse> {
+export class ObservedStream
+  implements AsyncIterableIterator<ChatClientResponse>, ReadThrough<ChatClientResponse>, Aggregating
+{
   #source: AsyncIterator<ChatClientResponse> | undefined
   readonly #aggregator = new ChatResponseAggregator()
   #started = 0
@@ -55,6 +60,10 @@ export class ObservedStream implements AsyncIterableIterator<ChatClientResponse>
       onError,
     )
     return readStep(this.#opened(), reactions.step, reactions.error) as Promise<U>
+  }
+
+  [AGGREGATOR](): ChatResponseAggregator {
+    return this.#aggregator
   }
 
   /** The source, opened by the first read. */

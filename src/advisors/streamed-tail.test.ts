@@ -64,6 +64,37 @@ describe('StreamedTail', () => {
     expect(masked).toBeGreaterThan(1000)
   })
 
+  it('masks consecutive chunks joined exactly as it masks them one by one', () => {
+    const random = seeded(13)
+    const redactors = [new Redactor(), new Redactor({ values: [/4242/] })]
+    let joinedChecks = 0
+    let masked = 0
+    for (let trial = 0; trial < 300; trial++) {
+      let text = ''
+      while (text.length < 1200) {
+        text += random() < 0.04 ? secrets[Math.floor(random() * secrets.length)] : filler.slice(0, 1 + random() * 43)
+        if (random() < 0.01) text += '4242'
+      }
+      const chunks = randomChunks(text, random)
+      for (const redactor of redactors) {
+        const oneByOne = new StreamedTail(redactor, markersOf(redactor))
+        const joined = new StreamedTail(redactor, markersOf(redactor))
+        const expected = chunks.map((chunk) => oneByOne.mask(chunk)).join('')
+        let shown = ''
+        for (let at = 0; at < chunks.length;) {
+          const size = random() < 0.3 ? 1 : 1 + Math.floor(random() * 40)
+          shown += size === 1 ? joined.mask(chunks[at]!) : joined.maskJoined(chunks.slice(at, at + size))
+          joinedChecks += size === 1 ? 0 : 1
+          at += size
+        }
+        expect(shown).toBe(expected)
+        masked += expected.split(REDACTED).length - 1
+      }
+    }
+    expect(joinedChecks).toBeGreaterThan(2000)
+    expect(masked).toBeGreaterThan(500)
+  })
+
   it('forgets the previous response when reset', () => {
     const redactor = new Redactor()
     const tail = new StreamedTail(redactor, markersOf(redactor))

@@ -61,11 +61,8 @@ export class StreamedTail {
     if (text === '') return text
     const before = this.#recent
     const streamedBefore = this.#streamed
-    this.#recent = before.length > KEPT ? before.slice(-TAIL) + text : before + text
-    this.#streamed += text.length
-    // The recent text is a rope of chunks: reading its end would join it, so its last characters are kept apart.
     const edge = this.#edge
-    this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (edge + text).slice(-MARKER_REACH)
+    this.#streamedAlso(text)
     const markerEnds =
       text.length <= MARKER_REACH * 4
         ? this.#hasMarker(edge + text)
@@ -75,5 +72,29 @@ export class StreamedTail {
     if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
     const seen = before.slice(-TAIL) + text
     return this.redactor.text(seen) === seen ? text : REDACTED
+  }
+
+  /**
+   * The texts of consecutive chunks, each as `mask` gives it, joined. While no marker is in reach
+   * of any of them (and the app has no patterns of its own) none can be masked: they are checked
+   * together, once, instead of one by one.
+   */
+  maskJoined(texts: readonly string[]): string {
+    const joined = texts.join('')
+    if (this.#ownPatterns || this.#streamed - this.#markerAt < TAIL || this.#hasMarker(this.#edge + joined)) {
+      let shown = ''
+      for (const text of texts) shown += this.mask(text)
+      return shown
+    }
+    this.#streamedAlso(joined)
+    return joined
+  }
+
+  #streamedAlso(text: string): void {
+    const before = this.#recent
+    this.#recent = before.length > KEPT ? before.slice(-TAIL) + text : before + text
+    this.#streamed += text.length
+    // The recent text is a rope of chunks: reading its end would join it, so its last characters are kept apart.
+    this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (this.#edge + text).slice(-MARKER_REACH)
   }
 }

@@ -10,6 +10,7 @@ import {
   type ChatResponse,
   type Usage,
   ChatResponseAggregator,
+  aggregatorOf,
   READ_THROUGH,
   Reactions,
   readStep,
@@ -44,7 +45,10 @@ export interface ToolLoopSteps {
 interface Round {
   request: ChatClientRequest
   chunks: AsyncIterator<ChatClientResponse>
-  aggregator: ChatResponseAggregator
+  /** Set by the first chunk: the round stream's own when it keeps one (an observer in the loop), else the loop's. */
+  aggregator: ChatResponseAggregator | undefined
+  /** Whether the loop adds the chunks to the aggregator itself. */
+  aggregates: boolean
   context: Record<string, unknown>
   usageShown: boolean
 }
@@ -116,7 +120,12 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
     round.context = chunk.context
     const chatResponse = chunk.chatResponse
     if (!chatResponse) return { done: false, value: chunk }
-    round.aggregator.add(chatResponse)
+    if (!round.aggregator) {
+      const shared = aggregatorOf(round.chunks)
+      round.aggregates = !shared
+      round.aggregator = shared ?? new ChatResponseAggregator()
+    }
+    if (round.aggregates) round.aggregator.add(chatResponse)
     const visible = withoutToolCalls(chatResponse)
     if (!visible) return readStep(round.chunks, this.#onChunk, this.#onError)
     const usage = visible.metadata.usage
@@ -152,7 +161,8 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
     this.#round = {
       request,
       chunks: this.steps.openRound(request)[Symbol.asyncIterator](),
-      aggregator: new ChatResponseAggregator(),
+      aggregator: undefined,
+      aggregates: true,
       context: request.context,
       usageShown: false,
     }
@@ -161,7 +171,7 @@ export class ToolLoopStream implements AsyncIterableIterator<ChatClientResponse>
   async #endRound(round: Round): Promise<void> {
     const loop = this.#loop!
     this.#round = undefined
-    const aggregate = round.aggregator.chunkCount > 0 ? round.aggregator.result() : null
+    const aggregate = round.aggregator && round.aggregator.chunkCount > 0 ? round.aggregator.result() : null
     const after = this.steps.afterRound({ chatResponse: aggregate, context: round.context })
     const response = after instanceof Promise ? await after : after
     loop.received(response)

@@ -24,6 +24,8 @@ class GuardedIterator<T, U> implements AsyncIterator<U> {
   #resolve: ((step: IteratorResult<U>) => void) | undefined
   #reject: ((error: unknown) => void) | undefined
   #finished = false
+  /** Set by the abort event, so a read does not ask the signal (in a page, a call into the browser per chunk). */
+  #aborted: boolean
 
   constructor(
     private readonly open: (signal: AbortSignal) => AsyncIterable<T>,
@@ -31,13 +33,15 @@ class GuardedIterator<T, U> implements AsyncIterator<U> {
     private readonly pick: (item: T) => U | undefined,
   ) {
     this.#signal = outer ? AbortSignal.any([outer, this.#stop.signal]) : this.#stop.signal
+    // An aborted signal fires no more events: an outer signal aborted already is seen here.
+    this.#aborted = this.#signal.aborted
     this.#signal.addEventListener('abort', this.#onAbort, { once: true })
   }
 
   next(): Promise<IteratorResult<U>> {
     if (this.#finished) return Promise.resolve({ done: true, value: undefined })
     try {
-      if (this.#signal.aborted) throw abortError(this.#signal)
+      if (this.#aborted) throw abortError(this.#signal)
       this.#source ??= this.open(this.#signal)[Symbol.asyncIterator]()
     } catch (error) {
       this.#finish()
@@ -90,6 +94,7 @@ class GuardedIterator<T, U> implements AsyncIterator<U> {
 
   // With no read pending, the next read sees the aborted signal and rejects.
   readonly #onAbort = (): void => {
+    this.#aborted = true
     const reject = this.#reject
     if (!reject) return
     this.#finish()

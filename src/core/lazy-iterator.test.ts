@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { lazyIterator } from './lazy-iterator'
+import { AGGREGATOR, aggregatorOf } from './read-through'
+import { ChatResponseAggregator } from './stream'
 
 async function* numbers(log: string[]) {
   try {
@@ -32,5 +34,17 @@ describe('lazyIterator', () => {
     }))
     expect(await unstarted.return!()).toEqual({ done: true, value: undefined })
     expect(calls).toEqual(['return'])
+  })
+
+  it('offers the aggregator of the loaded iterator once it is loaded', async () => {
+    const aggregator = new ChatResponseAggregator()
+    const aggregating = Object.assign(numbers([]), { [AGGREGATOR]: () => aggregator })
+    const iterator = lazyIterator(async () => aggregating)
+    expect(aggregatorOf(iterator)).toBeUndefined()
+    await iterator.next()
+    expect(aggregatorOf(iterator)).toBe(aggregator)
+    const plain = lazyIterator(async () => numbers([]))
+    await plain.next()
+    expect(aggregatorOf(plain)).toBeUndefined()
   })
 })

@@ -41,4 +41,21 @@ describe('ChatResponseAggregator', () => {
     expect(result.metadata.id).toBe('r1')
     expect(result.results[0]!.metadata.finishReason).toBe('stop')
   })
+
+  it('gives each reader a response of its own, with the same content, also while chunks keep coming', () => {
+    const aggregator = new ChatResponseAggregator()
+    aggregator.add(
+      chunk('Hel', { toolCalls: [{ id: '1', name: 'a', arguments: '{}' }] }, { finishReason: 'tool_calls' }),
+    )
+    aggregator.add(chunk('lo'))
+    const first = aggregator.result()
+    const second = aggregator.result()
+    expect(second).toEqual(first)
+    first.results[0]!.output.toolCalls.push({ id: '2', name: 'b', arguments: '{}' })
+    first.results[0]!.metadata.finishReason = 'changed'
+    expect(second.results[0]!.output.toolCalls).toHaveLength(1)
+    expect(aggregator.result().results[0]!.metadata.finishReason).toBe('tool_calls')
+    aggregator.add(chunk(' world'))
+    expect(aggregator.result().results[0]!.output.text).toBe('Hello world')
+  })
 })

@@ -49,20 +49,27 @@ export class ChatResponseAggregator {
     mergeDefined(this.#metadata, chunk.metadata)
   }
 
+  /** A response of its own on every call (two readers may share the aggregator); the deltas are joined once. */
   result(): ChatResponse {
     const results: Generation[] = this.#drafts.map((draft) => ({
       output: {
         role: 'assistant',
-        text: draft.text.join(''),
-        toolCalls: draft.toolCalls,
-        ...(draft.reasoning.length > 0 ? { reasoning: draft.reasoning.join('') } : {}),
+        text: joined(draft.text),
+        toolCalls: [...draft.toolCalls],
+        ...(draft.reasoning.length > 0 ? { reasoning: joined(draft.reasoning) } : {}),
         ...(draft.parts ? { parts: draft.parts } : {}),
-        ...(draft.messageMetadata ? { metadata: draft.messageMetadata } : {}),
+        ...(draft.messageMetadata ? { metadata: { ...draft.messageMetadata } } : {}),
       },
-      metadata: draft.metadata,
+      metadata: { ...draft.metadata },
     }))
     return { results, metadata: { ...this.#metadata } }
   }
+}
+
+/** The deltas joined, kept as one so that joining them again costs nothing. */
+function joined(deltas: string[]): string {
+  if (deltas.length > 1) deltas.splice(0, deltas.length, deltas.join(''))
+  return deltas[0] ?? ''
 }
 
 function mergeDefined(target: Record<string, unknown>, source: Record<string, unknown>): void {
