@@ -375,7 +375,8 @@ export class RunRecorder {
         traced = {
           role: 'tool',
           responses: message.responses.map((response) => ({
-            ...response,
+            id: response.id,
+            name: response.name,
             responseData: this.redactor.text(response.responseData),
           })),
         }
