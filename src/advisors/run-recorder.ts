@@ -82,29 +82,13 @@ export class RunRecorder {
     this.#send(event)
   }
 
-  /** The events of a model call go through a copy of `emit`: its header stores see only their few shapes and stay fast. */
-  #emitModel(round: number, body: TraceEventBody, t = now()): void {
-    const advisor = this.advisor
-    // Joined chunks come before whatever follows them.
-    if (this.streaming?.pending) this.streaming.flush()
-    // The body is always a fresh object, so the header is written onto it: no copy per event.
-    const event = body as TraceEvent
-    event.v = TRACE_VERSION
-    event.seq = this.nextSeq()
-    event.runId = this.runId
-    event.round = round
-    event.advisor = advisor
-    event.t = t
-    this.#send(event)
-  }
-
   /** Joined chunks come before whatever follows them. */
   #flushChunks(): void {
     if (this.streaming?.pending) this.streaming.flush()
   }
 
-  // A round's and a tool's events are written whole, header included, in one literal: no property
-  // added after the fact (a property store per header field, and a property array per event).
+  // The events of a round are written whole, header included, in one literal, and optional fields
+  // after it: no store per header field and no property array per event (a spread costs more still).
   roundStart(round: number, advisor: string, t: number): void {
     this.#flushChunks()
     const { runId } = this
@@ -168,13 +152,21 @@ export class RunRecorder {
     this.#lastLength = messages.length
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    // Field by field in the order a trace file shows them: a spread per optional field costs an object each.
-    const body = { type: 'model-request' } as TraceEventBody & { type: 'model-request' }
-    if (provider) body.provider = provider
-    body.messages = sent
-    if (shared > 0) body.shared = shared
-    body.options = this.#options(options)
-    this.#emitModel(round, body, t)
+    this.#flushChunks()
+    const event: TraceEvent & { type: 'model-request' } = {
+      type: 'model-request',
+      messages: sent,
+      options: this.#options(options),
+      v: TRACE_VERSION,
+      seq: this.nextSeq(),
+      runId: this.runId,
+      round,
+      advisor: this.advisor,
+      t: t ?? now(),
+    }
+    if (provider) event.provider = provider
+    if (shared > 0) event.shared = shared
+    this.#send(event)
   }
 
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
@@ -187,25 +179,31 @@ export class RunRecorder {
     this.finishReason = finishReason ?? this.finishReason
     const extra = hasExtra(metadata, generation?.metadata) ? this.#extra(metadata, generation?.metadata) : undefined
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    // Filled field by field in the order a trace file shows them; a spread per optional field costs an object each.
-    const body = {
+    this.#flushChunks()
+    const event: TraceEvent & { type: 'model-response' } = {
       type: 'model-response',
       text: this.redactor.text(generation?.output.text ?? ''),
-    } as TraceEventBody & { type: 'model-response' }
-    if (generation?.output.reasoning) body.reasoning = this.redactor.text(generation.output.reasoning)
-    body.toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
-    if (generation?.output.parts) body.parts = partsCode!.tracedParts(generation.output.parts, this.redact)
-    if (finishReason) body.finishReason = finishReason
-    if (usage) body.usage = usage
-    if (typeof metadata?.model === 'string') body.model = metadata.model
-    body.durationMs = timing.durationMs
-    if (timing.timeToFirstTokenMs !== undefined) body.timeToFirstTokenMs = timing.timeToFirstTokenMs
+      toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
+      durationMs: timing.durationMs,
+      v: TRACE_VERSION,
+      seq: this.nextSeq(),
+      runId: this.runId,
+      round,
+      advisor: this.advisor,
+      t: timing.at ?? now(),
+    }
+    if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
+    if (generation?.output.parts) event.parts = partsCode!.tracedParts(generation.output.parts, this.redact)
+    if (finishReason) event.finishReason = finishReason
+    if (usage) event.usage = usage
+    if (typeof metadata?.model === 'string') event.model = metadata.model
+    if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
     if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
-      body.tokensPerSecond = usage.completionTokens / generationSeconds
-    if (timing.chunks !== undefined) body.chunks = timing.chunks
-    if (extra && Object.keys(extra).length > 0) body.metadata = extra
-    this.#emitModel(round, body, timing.at)
+      event.tokensPerSecond = usage.completionTokens / generationSeconds
+    if (timing.chunks !== undefined) event.chunks = timing.chunks
+    if (extra && Object.keys(extra).length > 0) event.metadata = extra
+    this.#send(event)
   }
 
   /** Response metadata beyond id, model, usage and finish reason, masked. */
