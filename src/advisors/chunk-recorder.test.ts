@@ -4,6 +4,7 @@ import { REDACTED, Redactor, type TraceEvent } from '../trace'
 import { ChunkRecorder } from './chunk-recorder'
 import { RunRecorder } from './run-recorder'
 import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
+import { seeded, textWithSecrets } from './testing/random-text'
 
 // Registered secrets stay registered for the rest of this file: each is used only here.
 const REGISTERED = ['reg-9d8c7b6a5f4e', 'Be-registered-key-0001']
@@ -62,11 +63,6 @@ function record(redactor: Redactor, steps: Step[]): string[] {
   return events.flatMap((event) => (event.type === 'model-chunk' ? [event] : []).map((chunk) => chunk.text))
 }
 
-function seeded(seed: number): () => number {
-  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
-}
-
-const filler = 'The weather is fine and the answer is 42. '
 const secrets = [
   ...REGISTERED,
   'sk-abcdefghijklmnopqrstuvwx',
@@ -82,11 +78,7 @@ describe('ChunkRecorder masks streamed text', () => {
     const redactors = [new Redactor(), new Redactor({ values: [/4242/] })]
     let masked = 0
     for (let trial = 0; trial < 300; trial++) {
-      let text = ''
-      while (text.length < 500) {
-        text += random() < 0.2 ? secrets[Math.floor(random() * secrets.length)] : filler.slice(0, 1 + random() * 43)
-        if (random() < 0.05) text += '4242'
-      }
+      const text = textWithSecrets(random, secrets, 500)
       const steps: Step[] = []
       for (let at = 0; at < text.length;) {
         const size = 1 + Math.floor(random() * (random() < 0.1 ? 120 : 6))

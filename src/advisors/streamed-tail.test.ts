@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { REDACTED, Redactor } from '../trace'
 import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
 import { StreamedTail } from './streamed-tail'
+import { seeded, textWithSecrets } from './testing/random-text'
 
 const markersOf = (redactor: Redactor) => ({
   has: hasSecretMarker,
@@ -29,11 +30,6 @@ function randomChunks(text: string, random: () => number): string[] {
   return chunks
 }
 
-function seeded(seed: number): () => number {
-  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
-}
-
-const filler = 'The weather is fine and the answer is 42. '
 const secrets = [
   'sk-abcdefghijklmnopqrstuvwx',
   'Bearer abcdefghijklmnop',
@@ -48,11 +44,7 @@ describe('StreamedTail', () => {
     const redactors = [new Redactor(), new Redactor({ values: [/4242/] })]
     let masked = 0
     for (let trial = 0; trial < 400; trial++) {
-      let text = ''
-      while (text.length < 600) {
-        text += random() < 0.2 ? secrets[Math.floor(random() * secrets.length)] : filler.slice(0, 1 + random() * 43)
-        if (random() < 0.05) text += '4242'
-      }
+      const text = textWithSecrets(random, secrets, 600)
       const chunks = randomChunks(text, random)
       for (const redactor of redactors) {
         const tail = new StreamedTail(redactor, markersOf(redactor))
@@ -70,11 +62,7 @@ describe('StreamedTail', () => {
     let joinedChecks = 0
     let masked = 0
     for (let trial = 0; trial < 300; trial++) {
-      let text = ''
-      while (text.length < 1200) {
-        text += random() < 0.04 ? secrets[Math.floor(random() * secrets.length)] : filler.slice(0, 1 + random() * 43)
-        if (random() < 0.01) text += '4242'
-      }
+      const text = textWithSecrets(random, secrets, 1200, { secret: 0.04, pattern: 0.01 })
       const chunks = randomChunks(text, random)
       for (const redactor of redactors) {
         const oneByOne = new StreamedTail(redactor, markersOf(redactor))
