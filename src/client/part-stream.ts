@@ -36,8 +36,11 @@ export class PartStream implements AsyncIterator<StreamPart> {
         throw error
       }
       if (this.#done) return { done: true, value: undefined }
+      // Listening before the pump: reading the source may report an event at once (a tool round
+      // that starts in the same tick), and its wake-up must not come before anyone listens.
+      const woken = new Promise<void>((resolve) => (this.#wake = resolve))
       if (!this.#pumping) this.#pump()
-      await new Promise<void>((resolve) => (this.#wake = resolve))
+      await woken
     }
   }
 
