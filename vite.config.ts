@@ -82,6 +82,10 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'browser',
           globalSetup: ['src/mcp/testing/global-setup.ts'],
+          // What the library loads on first use comes from the dev server, transformed on request: on
+          // a cold start (a fresh clone, the dependency optimizer still bundling) a test's first tool
+          // round can take over the one second `expect.poll` waits by default.
+          expect: { poll: { timeout: 5000 } },
           include: ['src/**/*.browser.test.{ts,tsx}', 'devtools/**/*.browser.test.{ts,tsx}'],
           browser: {
             enabled: true,

@@ -102,7 +102,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     forwarded: ChatClientRequest,
     chain: CallAdvisorChain,
   ): Promise<ChatClientResponse> {
-    // One clock read at each end of the round: a read costs a few hundred ns in a page.
+    // One clock read at each end of the round (about 0.06 µs each in a page).
     const started = now()
     run.roundStart(round, this.name, started)
     run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
@@ -116,20 +116,29 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     return next.then(
       (response) => {
         const ended = now()
-        const record = () => {
-          run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-          run.roundEnd(round, 'ok', ended - started, this.name, ended)
-          if (placement === 'no-loop') this.#end(run, 'ok')
-          return response
-        }
         const loading = hasParts(response.chatResponse?.results[0]?.output) ? loadPartsTracer() : undefined
-        return loading ? loading.then(record) : record()
+        if (loading) return loading.then(() => this.#answered(run, round, placement, response, started, ended))
+        return this.#answered(run, round, placement, response, started, ended)
       },
       (error: unknown) => {
         this.#roundFailed(run, round, started, error, placement)
         throw error
       },
     )
+  }
+
+  #answered(
+    run: RunRecorder,
+    round: number,
+    placement: Placement,
+    response: ChatClientResponse,
+    started: number,
+    ended: number,
+  ): ChatClientResponse {
+    run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
+    run.roundEnd(round, 'ok', ended - started, this.name, ended)
+    if (placement === 'no-loop') this.#end(run, 'ok')
+    return response
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
