@@ -20,3 +20,8 @@ export function callTool(
   const now = answersNow.get(tool)
   return now ? now(input, context, parsed) : tool.call(input, context)
 }
+
+/** Whether a tool's result is to be waited for (a promise or another thenable). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
+}

@@ -1,7 +1,7 @@
 import type { ToolCallback, ToolContext } from '../core'
 import { type Infer, resolveSchema, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
-import { answersNow } from './call-now'
+import { answersNow, isThenable } from './call-now'
 import { encodeResult } from './tool-result'
 
 export interface ToolSpec<S extends SchemaLike> {
@@ -81,8 +81,4 @@ function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: T
   return import('./tool-timeout').then(({ withTimeout }) =>
     withTimeout(spec.name, timeoutMs, context, (signal) => spec.execute(args, { ...context, signal })),
   )
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }

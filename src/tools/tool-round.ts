@@ -13,7 +13,7 @@ import {
   type ToolCallback,
   now,
 } from '../core'
-import { callTool } from './call-now'
+import { callTool, isThenable } from './call-now'
 import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
@@ -208,10 +208,6 @@ function answer(plan: Plan, init: ToolExecutionInit, returned: unknown): ToolRes
 function failed(plan: Plan, init: ToolExecutionInit, thrown: unknown): ToolResponse {
   if (init.signal?.aborted) throw abortError(init.signal)
   return ended(plan, init, errorResponse(plan.call.name, thrown), true)
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
 /** Tools whose `prepare` succeeded once: ready for every later call. */
