@@ -67,10 +67,9 @@ export class RunRecorder {
     private readonly advisor: string,
   ) {}
 
-  /** `t`: when it happened, if the caller already read the clock (a read costs a few hundred ns in a page). */
+  /** `t`: when it happened, if the caller already read the clock. */
   emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
-    // Joined chunks come before whatever follows them.
-    if (this.streaming?.pending) this.streaming.flush()
+    this.#flushChunks()
     // The body is always a fresh object, so the header is written onto it: no copy per event.
     const event = body as TraceEvent
     event.v = TRACE_VERSION
