@@ -2,8 +2,9 @@ import type { ChatModel, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
+import { readAnthropicStream } from './anthropic-stream'
 import { registerModelSecrets } from './secrets'
-import { withAttachments } from './with-attachments'
+import { withAttachments } from './attachments'
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */
@@ -40,12 +41,7 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const body = await this.#body(prompt, true)
-    // The stream reader loads while the request is on its way.
-    const [response, { readAnthropicStream }] = await Promise.all([
-      postJson(this.#url, body, this.#http(signal), this.#context),
-      import('./anthropic-stream'),
-    ])
+    const response = await postJson(this.#url, await this.#body(prompt, true), this.#http(signal), this.#context)
     yield* readAnthropicStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 

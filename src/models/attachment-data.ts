@@ -1,7 +1,6 @@
 import { mediaTypeOf, sourceOf, type AttachmentPart } from '../core'
 
 // What the request mappings need to read attachments: their media types and the bytes of data URLs.
-// Kept apart from the checks (./attachments), which load only for prompts that have attachments.
 
 /** Plain text files are read and sent as text by every adapter. */
 export const TEXT_FILE_TYPES = ['text/plain', 'text/markdown', 'text/csv']

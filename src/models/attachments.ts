@@ -100,15 +100,21 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * Checks the attachments against `rules` (throwing before anything is sent) and reads Blobs into
- * `data:` URLs. Loaded on demand by the adapters, only for prompts that have parts.
+ * The messages ready for a JSON request: unchanged (at no cost) when no user message has parts;
+ * else the attachments checked against `rules` (throwing before anything is sent) and Blobs read
+ * into `data:` URLs.
  */
-export async function prepareAttachments(
+export function withAttachments(
   messages: readonly Message[],
-  rules: AttachmentRules,
+  rules: 'openai' | 'anthropic' | AttachmentRules,
   context: ErrorContext,
-): Promise<readonly Message[]> {
-  checkAttachments(messages, rules, context)
+): readonly Message[] | Promise<readonly Message[]> {
+  if (!messages.some((message) => message.role === 'user' && message.parts !== undefined)) return messages
+  checkAttachments(
+    messages,
+    rules === 'openai' ? OPENAI_ATTACHMENTS : rules === 'anthropic' ? ANTHROPIC_ATTACHMENTS : rules,
+    context,
+  )
   return inlineAttachments(messages)
 }
 

@@ -1,8 +1,6 @@
 import { abortError, isAbortError, scrubAndTruncate } from '../core'
-import type { ErrorContext } from './errors'
-
-// Error helpers load when something fails: most requests never need them.
-const failures = () => import('./errors')
+import { networkError, streamError, type ErrorContext } from './errors'
+import { httpError } from './http-error'
 
 export interface HttpOptions {
   fetch?: typeof fetch | undefined
@@ -28,11 +26,9 @@ export async function postJson(
     })
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error)) throw abortError(options.signal)
-    throw (await failures()).networkError(error, url, context)
+    throw networkError(error, url, context)
   }
   if (!response.ok) {
-    // Loaded only when a request fails: most apps never pay for reading error bodies.
-    const { httpError } = await import('./http-error')
     throw await httpError(response, context)
   }
   return response
@@ -49,12 +45,12 @@ export async function readJson<T>(
     text = await response.text()
   } catch (error) {
     if (signal?.aborted) throw abortError(signal)
-    throw (await failures()).networkError(error, response.url || context.label, context)
+    throw networkError(error, response.url || context.label, context)
   }
   try {
     return JSON.parse(text) as T
   } catch {
-    throw (await failures()).streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context, {
+    throw streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context, {
       retryable: false,
       code: 'invalid_response',
     })

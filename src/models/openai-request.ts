@@ -1,16 +1,9 @@
-import type { ChatOptions, Message, UserMessage } from '../core'
+import { partsOf, type ChatOptions, type Message, type UserMessage } from '../core'
+import { isTextFile, textFileText } from './attachment-data'
 
 // Our plain data as a Chat Completions request.
 
-/** A user message's `content`: its text, or (see ./openai-user-content) its parts. */
-export type UserContent = (message: UserMessage) => string | Array<Record<string, unknown>>
-
-const textOnly: UserContent = (message) => message.text
-
-export function toOpenAIMessages(
-  messages: readonly Message[],
-  userContent: UserContent = textOnly,
-): Array<Record<string, unknown>> {
+export function toOpenAIMessages(messages: readonly Message[]): Array<Record<string, unknown>> {
   return messages.flatMap((message): Array<Record<string, unknown>> => {
     switch (message.role) {
       case 'system':
@@ -49,11 +42,10 @@ export function toOpenAIRequest(
   messages: readonly Message[],
   options: ChatOptions,
   stream: boolean,
-  userContent?: UserContent,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: options.model ?? model,
-    messages: toOpenAIMessages(messages, userContent),
+    messages: toOpenAIMessages(messages),
   }
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } })
   if (options.temperature !== undefined) body['temperature'] = options.temperature
@@ -84,4 +76,23 @@ export function toOpenAIRequest(
     body['response_format'] = { type: format.type }
   }
   return { ...body, ...options.providerOptions?.['openai'] }
+}
+
+/**
+ * A user message with attachments as content parts: images as `image_url` (a URL or data URL), a
+ * PDF as a `file` with its bytes, a plain-text file as text. Blobs were read into data URLs before.
+ */
+export function userContent(message: UserMessage): string | Array<Record<string, unknown>> {
+  if (!message.parts) return message.text
+  return partsOf(message).map((part) => {
+    switch (part.type) {
+      case 'image':
+        return { type: 'image_url', image_url: { url: part.image } }
+      case 'file':
+        if (isTextFile(part)) return { type: 'text', text: textFileText(part) }
+        return { type: 'file', file: { filename: part.name ?? 'file.pdf', file_data: part.data } }
+      default:
+        return { type: 'text', text: part.type === 'text' ? part.text : '' }
+    }
+  })
 }

@@ -6,7 +6,7 @@ import { registerModelSecrets } from './secrets'
 import { serverSentEvents } from './sse'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
 import { ResponsesStreamReader } from './openai-responses-stream'
-import { withAttachments } from './with-attachments'
+import { withAttachments } from './attachments'
 
 export interface OpenAIResponsesChatModelOptions {
   /** Default `https://api.openai.com/v1`; the adapter posts to `${baseURL}/responses`. */

@@ -1,7 +1,11 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import type { ErrorContext } from './errors'
+import { postJson, readJson } from './http'
+import { fromOpenAICompletion } from './openai-mapping'
+import { toOpenAIRequest } from './openai-request'
+import { readOpenAIStream } from './openai-stream'
 import { registerModelSecrets } from './secrets'
-import { withAttachments } from './with-attachments'
+import { withAttachments } from './attachments'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -36,42 +40,20 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const { postJson, readJson } = await import('./http')
-    const body = await this.#body(prompt, false)
-    // The response reader loads while the request is on its way.
-    const [response, { fromOpenAICompletion }] = await Promise.all([
-      postJson(this.#url, body, this.#http(signal), this.#context),
-      import('./openai-mapping'),
-    ])
+    const response = await postJson(this.#url, await this.#body(prompt, false), this.#http(signal), this.#context)
     return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const { postJson } = await import('./http')
-    const body = await this.#body(prompt, true)
-    // The stream reader loads while the request is on its way.
-    const [response, { readOpenAIStream }] = await Promise.all([
-      postJson(this.#url, body, this.#http(signal), this.#context),
-      import('./openai-stream'),
-    ])
+    const response = await postJson(this.#url, await this.#body(prompt, true), this.#http(signal), this.#context)
     yield* readOpenAIStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
-  /**
-   * Attachments are checked before anything is sent; Blobs are read into the JSON body. The request
-   * code (and the HTTP code in call and stream) loads with the first request: an app pays for it once it talks to a model.
-   */
+  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    const [messages, { toOpenAIRequest }] = await Promise.all([
-      withAttachments(prompt.messages, 'openai', this.#context),
-      import('./openai-request'),
-    ])
-    // Attachments become content parts by code loaded only for a message that has them.
-    const content = messages.some((message) => message.role === 'user' && message.parts !== undefined)
-      ? (await import('./openai-user-content')).userContent
-      : undefined
-    return toOpenAIRequest(this.#options.model, messages, options, stream, content)
+    const messages = await withAttachments(prompt.messages, 'openai', this.#context)
+    return toOpenAIRequest(this.#options.model, messages, options, stream)
   }
 
   #http(signal: AbortSignal | undefined) {

@@ -15,7 +15,6 @@ import { toAnthropicRequest, fromAnthropicMessage, THINKING_BLOCKS } from './ant
 import type { ChatModelError } from './errors'
 import { OpenAIChatModel } from './openai'
 import { toOpenAIRequest } from './openai-request'
-import { userContent } from './openai-user-content'
 import { OpenAIResponsesChatModel } from './openai-responses'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
 import { fakeFetch, recording, responseOf } from './testing/fixtures'
@@ -45,7 +44,7 @@ const sseOf = (events: Array<Record<string, unknown>>) =>
 
 describe('OpenAI Chat Completions parts', () => {
   it('sends text, image_url, file and a text file as content parts', () => {
-    const body = toOpenAIRequest('gpt-4o', [withAttachments, userMessage('plain')], {}, false, userContent)
+    const body = toOpenAIRequest('gpt-4o', [withAttachments, userMessage('plain')], {}, false)
     expect(body['messages']).toEqual([
       {
         role: 'user',

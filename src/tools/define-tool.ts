@@ -1,7 +1,7 @@
 import type { ToolCallback, ToolContext } from '../core'
 import { type Infer, resolveSchema, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
-import { answersNow, isThenable } from './call-now'
+import { withTimeout } from './tool-timeout'
 import { encodeResult } from './tool-result'
 
 export interface ToolSpec<S extends SchemaLike> {
@@ -14,6 +14,32 @@ export interface ToolSpec<S extends SchemaLike> {
   returnDirect?: boolean
   /** A call that takes longer is answered with an `Error:` response and its signal is aborted. */
   timeoutMs?: number
+}
+
+// What `call` does, without its promise: a tool whose validator is ready and whose function returns
+// a value answers at once, so the tool calling manager need not wait a tick per call.
+const answersNow = new WeakMap<
+  ToolCallback,
+  (input: string, context: ToolContext, parsed?: unknown) => string | Promise<string>
+>()
+
+/**
+ * `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise.
+ * `parsed`: `input` parsed already (a tool of defineTool does not parse it again).
+ */
+export function callTool(
+  tool: ToolCallback,
+  input: string,
+  context: ToolContext,
+  parsed?: unknown,
+): string | Promise<string> {
+  const now = answersNow.get(tool)
+  return now ? now(input, context, parsed) : tool.call(input, context)
+}
+
+/** Whether a tool's result is to be waited for (a promise or another thenable). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -77,8 +103,5 @@ function parseArguments(name: string, input: string): unknown {
 function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: ToolContext): unknown {
   const timeoutMs = spec.timeoutMs
   if (timeoutMs === undefined) return spec.execute(args, context)
-  // The timer code loads with the first tool that has a timeout.
-  return import('./tool-timeout').then(({ withTimeout }) =>
-    withTimeout(spec.name, timeoutMs, context, (signal) => spec.execute(args, { ...context, signal })),
-  )
+  return withTimeout(spec.name, timeoutMs, context, (signal) => spec.execute(args, { ...context, signal }))
 }

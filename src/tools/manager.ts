@@ -11,7 +11,7 @@ import {
   wholeNumber,
 } from '../core'
 import { toolMap } from './tool-map'
-import type * as ToolRoundCode from './tool-round'
+import { executeToolRound, withHistory } from './tool-round'
 import type { KeptLedger } from './turn'
 
 export interface ToolExecutionResult {
@@ -107,7 +107,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
     return Promise.resolve()
       .then(() => this.executeNow(prompt, response, init))
-      .then((done) => code!.withHistory(prompt.messages, done))
+      .then((done) => withHistory(prompt.messages, done))
   }
 
   /** The round without a history copy; no promise when every call answered at once (synchronous tools, validators ready). */
@@ -117,15 +117,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
     init: ToolExecutionInit,
     kept?: KeptLedger,
   ): ToolRound | Promise<ToolRound> {
-    if (code) return code.executeToolRound(this.#settings, prompt, response, init, kept)
-    // The round's code loads with the first tool call: an app whose model never calls a tool ships without it.
-    return import('./tool-round').then((loaded) =>
-      (code = loaded).executeToolRound(this.#settings, prompt, response, init, kept),
-    )
+    return executeToolRound(this.#settings, prompt, response, init, kept)
   }
 }
-
-let code: typeof ToolRoundCode | undefined
 
 /**
  * `manager.executeToolCalls(…)` for the tool loop, which keeps the history and the turn's counts

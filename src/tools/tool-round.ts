@@ -13,14 +13,12 @@ import {
   type ToolCallback,
   now,
 } from '../core'
-import { callTool, isThenable } from './call-now'
+import { callTool, isThenable } from './define-tool'
 import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
 import { encodeResult } from './tool-result'
 import { type KeptLedger, TurnLedger } from './turn'
-
-// One round of tool calls, loaded with the first one (see ToolCallingManager).
 
 /**
  * Runs the tool calls of one round: plans them (unknown tools, limits, repeats), runs the rest, and

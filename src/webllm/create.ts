@@ -1,8 +1,7 @@
 import type { AppConfig, InitProgressReport, MLCEngineInterface } from '@mlc-ai/web-llm'
 import { checkWebGPU, modelVariantFor, type WebGPUReport } from './capabilities'
-import type { ToolStrategy, WebLLMEngine } from './engine'
+import { defaultToolStrategy, type ToolStrategy, type WebLLMEngine } from './engine'
 import { webllmError } from './errors'
-import { WebLLMChatModel, defaultToolStrategy } from './model'
 import { ChatModelError } from '../models'
 import { toProgress, type LoadProgress } from './progress'
 import { loadWebLLM } from './runtime'
@@ -27,16 +26,24 @@ export interface WebLLMCreateOptions {
   appConfig?: AppConfig
 }
 
+/** The engine a WebLLMChatModel runs on, and its settings. */
+export interface CreatedEngine {
+  engine: WebLLMEngine
+  model: string
+  toolStrategy?: ToolStrategy
+}
+
 /**
  * Checks WebGPU, then loads the model in a Web Worker (or on the main thread) with WebLLM, which is
  * only ever imported here, dynamically. Fails with a ChatModelError that says what to do.
  */
-export async function createWebLLMChatModel(options: WebLLMCreateOptions): Promise<WebLLMChatModel> {
+export async function createEngine(options: WebLLMCreateOptions): Promise<CreatedEngine> {
   if (options.engine) {
-    return new WebLLMChatModel(options.engine, {
+    return {
+      engine: options.engine,
       model: options.model,
       ...(options.toolStrategy ? { toolStrategy: options.toolStrategy } : {}),
-    })
+    }
   }
   if (options.worker === undefined) {
     throw new ChatModelError(
@@ -70,7 +77,7 @@ export async function createWebLLMChatModel(options: WebLLMCreateOptions): Promi
     throw webllmError(error, model)
   }
   const toolStrategy = options.toolStrategy ?? defaultToolStrategy(model, webllm.functionCallingModelIds)
-  return new WebLLMChatModel(engine, { model, toolStrategy })
+  return { engine, model, toolStrategy }
 }
 
 function unavailable(report: WebGPUReport): ChatModelError {

@@ -16,7 +16,8 @@ import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
 import { AnswerStreamer, replySchema } from './constrained-json'
 import { webllmError } from './errors'
-import { WebLLMChatModel, defaultToolStrategy } from './model'
+import { defaultToolStrategy } from './engine'
+import { WebLLMChatModel } from './model'
 import { FakeWebLLMEngine } from './testing/fake-engine'
 
 const weather = (log: string[] = []) =>

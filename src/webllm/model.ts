@@ -10,8 +10,8 @@ import {
 } from '../core'
 import { withAttachments, type AttachmentRules } from '../models'
 import { AnswerStreamer, parseReply } from './constrained-json'
-import type { WebLLMCreateOptions } from './create'
-import type { ToolStrategy, WebLLMEngine } from './engine'
+import { createEngine, type WebLLMCreateOptions } from './create'
+import { defaultToolStrategy, type ToolStrategy, type WebLLMEngine } from './engine'
 import { webllmError } from './errors'
 import { toWebLLMRequest } from './request'
 import { fromCompletion, nativeToolCalls, usageMetadata } from './response'
@@ -24,14 +24,6 @@ export interface WebLLMChatModelOptions {
   toolStrategy?: ToolStrategy
   /** Whether the model reads images (default: WebLLM's vision models, whose ids say `vision`). */
   vision?: boolean
-}
-
-// WebLLM's function-calling models (its `functionCallingModelIds`), known without loading the runtime.
-const NATIVE_TOOL_MODELS = /^Hermes-(2-Pro-Llama-3-8B|2-Pro-Mistral-7B|3-Llama-3\.1-8B)-/
-
-export function defaultToolStrategy(model: string, functionCallingModelIds?: readonly string[]): ToolStrategy {
-  const native = functionCallingModelIds ? functionCallingModelIds.includes(model) : NATIVE_TOOL_MODELS.test(model)
-  return native ? 'native' : 'constrained-json'
 }
 
 /** An in-browser model on WebGPU (WebLLM), in a Web Worker or on the main thread, as a ChatModel. */
@@ -160,8 +152,9 @@ export class WebLLMChatModel implements ChatModel {
   }
 
   /** Checks WebGPU, then loads the model in a Web Worker (default) or on the main thread, or wraps `engine`. */
-  static create(options: WebLLMCreateOptions): Promise<WebLLMChatModel> {
-    return import('./create').then(({ createWebLLMChatModel }) => createWebLLMChatModel(options))
+  static async create(options: WebLLMCreateOptions): Promise<WebLLMChatModel> {
+    const { engine, ...settings } = await createEngine(options)
+    return new WebLLMChatModel(engine, settings)
   }
 
   /** The chunks for a split delta: reasoning as is, text through the JSON envelope reader when constrained. */
