@@ -5,7 +5,7 @@ import { ScriptedChatModel } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { EvaluationAdvisor, readJudgement, type Judge } from './evaluation'
 
 const lengthJudge: Judge = ({ answer }) => ({ score: Math.min(1, answer.length / 20), feedback: 'Give more detail.' })

@@ -11,7 +11,7 @@ import {
   userMessage,
   type Message,
   type ChatModel,
-  ChatResponseAggregator,
+  streamStage,
   finiteNumber,
   wholeNumber,
 } from '../core'
@@ -103,26 +103,35 @@ export class EvaluationAdvisor implements CallAdvisor, StreamAdvisor {
   }
 
   /** Each attempt is read to its end before it is judged; the chosen one is then streamed. */
-  async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncGenerator<ChatClientResponse> {
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let best: { chunks: ChatClientResponse[]; score: number } | undefined
     let next = request
-    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-      const chunks: ChatClientResponse[] = []
-      const aggregator = new ChatResponseAggregator()
-      for await (const chunk of chain.copy(this).nextStream(next)) {
-        chunks.push(chunk)
-        if (chunk.chatResponse) aggregator.add(chunk.chatResponse)
-      }
-      const response: ChatClientResponse = {
-        chatResponse: aggregator.result(),
-        context: chunks.at(-1)?.context ?? next.context,
-      }
-      const verdict = await this.#evaluate(request, response, attempt, chain.streamAdvisors)
-      if (!best || !verdict || verdict.score > best.score) best = { chunks, score: verdict?.score ?? Infinity }
-      if (!verdict || verdict.score >= this.#threshold) break
-      next = this.#retry(request, response, verdict)
+    let attempt = 1
+    let chunks: ChatClientResponse[] = []
+    const open = () => {
+      chunks = []
+      return chain.copy(this).nextStream(next)
     }
-    yield* best!.chunks
+    return streamStage({
+      aggregates: true,
+      open,
+      chunk(chunk: ChatClientResponse) {
+        chunks.push(chunk)
+        return undefined
+      },
+      end: async (aggregate) => {
+        const response: ChatClientResponse = {
+          chatResponse: aggregate ?? { results: [], metadata: {} },
+          context: chunks.at(-1)?.context ?? next.context,
+        }
+        const verdict = await this.#evaluate(request, response, attempt, chain.streamAdvisors)
+        if (!best || !verdict || verdict.score > best.score) best = { chunks, score: verdict?.score ?? Infinity }
+        if (!verdict || verdict.score >= this.#threshold || attempt >= this.#maxAttempts) return { last: best.chunks }
+        next = this.#retry(request, response, verdict)
+        attempt++
+        return { source: open() }
+      },
+    })
   }
 
   async #evaluate(

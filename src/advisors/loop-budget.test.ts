@@ -5,7 +5,7 @@ import { ScriptedChatModel, type ScriptFunction } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { LoopBudgetAdvisor } from './loop-budget'
 
 const search = defineTool({

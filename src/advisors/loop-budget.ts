@@ -9,7 +9,8 @@ import {
   BUDGET_KEY,
   ROUND_KEY,
   emitChainEvent,
-  pickFromStream,
+  streamOf,
+  streamStage,
   assistantMessage,
   type ChatResponse,
   contextValue,
@@ -89,18 +90,23 @@ export class LoopBudgetAdvisor implements CallAdvisor, StreamAdvisor {
     const reason = this.#exceeded(state, request)
     if (!reason) {
       const contexts = new WeakMap<Record<string, unknown>, Record<string, unknown>>()
-      return pickFromStream(chain.nextStream(withState(request, state)), (chunk) => {
-        state.tokens += chunk.chatResponse?.metadata.usage?.totalTokens ?? 0
-        let context = contexts.get(chunk.context)
-        if (!context) contexts.set(chunk.context, (context = { ...chunk.context, [BUDGET_KEY]: state }))
-        return { ...chunk, context }
+      return streamStage({
+        open: () => chain.nextStream(withState(request, state)),
+        chunk: (chunk: ChatClientResponse) => {
+          state.tokens += chunk.chatResponse?.metadata.usage?.totalTokens ?? 0
+          let context = contexts.get(chunk.context)
+          if (!context) contexts.set(chunk.context, (context = { ...chunk.context, [BUDGET_KEY]: state }))
+          return { ...chunk, context }
+        },
       })
     }
     this.#report(chain.streamAdvisors, request, reason, state)
-    if (this.#options.onExceeded === 'stop') return single(this.#stopped(request, reason))
-    return pickFromStream(chain.nextStream(this.#lastCall(request, state, reason)), (chunk) =>
-      chunk.chatResponse ? { ...chunk, chatResponse: marked(chunk.chatResponse, reason) } : chunk,
-    )
+    if (this.#options.onExceeded === 'stop') return streamOf(this.#stopped(request, reason))
+    return streamStage({
+      open: () => chain.nextStream(this.#lastCall(request, state, reason)),
+      chunk: (chunk: ChatClientResponse) =>
+        chunk.chatResponse ? { ...chunk, chatResponse: marked(chunk.chatResponse, reason) } : chunk,
+    })
   }
 
   #exceeded(state: BudgetState, request: ChatClientRequest): BudgetReason | undefined {
@@ -213,13 +219,5 @@ function marked(response: ChatResponse, reason: BudgetReason): ChatResponse {
         : generation.metadata,
     })),
     metadata: { ...response.metadata, budgetExceeded: reason },
-  }
-}
-
-function single(response: ChatClientResponse): AsyncIterable<ChatClientResponse> {
-  return {
-    async *[Symbol.asyncIterator]() {
-      yield response
-    },
   }
 }

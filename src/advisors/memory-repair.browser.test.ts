@@ -5,7 +5,7 @@ import { IndexedDBChatMemoryRepository, MEMORY_DB_VERSION, MessageWindowChatMemo
 import { ScriptedChatModel } from '../models'
 import { TraceCollector } from '../trace'
 import { MessageChatMemoryAdvisor } from './memory'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 
 const roles = (messages: readonly Message[]) => messages.map((m) => m.role)
 

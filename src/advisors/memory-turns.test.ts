@@ -6,7 +6,7 @@ import { ScriptedChatModel } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { MessageChatMemoryAdvisor } from './memory'
 
 const INSIDE = HIGHEST_PRECEDENCE + 350

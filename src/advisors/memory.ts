@@ -19,6 +19,8 @@ import {
   contextValue,
   type TurnCheckpoint,
   forkOriginOf,
+  streamStage,
+  type StreamLayer,
 } from '../core'
 import { ChatMemory, ConversationQueue, dropOrphans } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
@@ -80,14 +82,12 @@ export class MessageChatMemoryAdvisor
     if (isFork(request)) return chain.nextStream(request)
     const id = this.#idOf(request.context)
     const withRun = withRunId(request)
-    let endTurn = () => {}
-    return new StoringStream(
-      async () => {
-        endTurn = await this.#startTurn(withRun, id)
-        return chain.nextStream(await this.#before(withRun, id, chain.streamAdvisors))
-      },
-      (response, context) => this.#after(response, context, id, chain.streamAdvisors),
-      () => endTurn(),
+    return streamStage(
+      new StoringStream(
+        () => this.#startTurn(withRun, id),
+        async () => chain.nextStream(await this.#before(withRun, id, chain.streamAdvisors)),
+        (response, context) => this.#after(response, context, id, chain.streamAdvisors),
+      ),
     )
   }
 
@@ -306,37 +306,29 @@ function note(
 }
 
 /** Passes a stream through and stores its answer once it ends: the aggregate of its last round. */
-class StoringStream implements AsyncIterableIterator<ChatClientResponse> {
-  #source: AsyncIterator<ChatClientResponse> | undefined
+class StoringStream implements StreamLayer<ChatClientResponse> {
+  readonly passesOn = 'unchanged'
   #aggregator = new ChatResponseAggregator()
   #round: unknown
   #context: Record<string, unknown> = {}
+  #endTurn: (() => void) | undefined
+  #stopped = false
 
   constructor(
-    private readonly open: () => Promise<AsyncIterable<ChatClientResponse>>,
+    private readonly startTurn: () => Promise<() => void>,
+    private readonly before: () => Promise<AsyncIterable<ChatClientResponse>>,
     private readonly store: (response: ChatResponse | null, context: Record<string, unknown>) => Promise<void>,
-    private readonly finish: () => void,
   ) {}
 
-  [Symbol.asyncIterator](): this {
-    return this
+  async open(): Promise<AsyncIterable<ChatClientResponse>> {
+    const endTurn = await this.startTurn()
+    // Stopped while waiting for the conversation's turn: it is given back at once.
+    if (this.#stopped) endTurn()
+    else this.#endTurn = endTurn
+    return this.before()
   }
 
-  async next(): Promise<IteratorResult<ChatClientResponse>> {
-    let step: IteratorResult<ChatClientResponse>
-    try {
-      this.#source ??= (await this.open())[Symbol.asyncIterator]()
-      step = await this.#source.next()
-      if (step.done) await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context)
-    } catch (error) {
-      this.finish()
-      throw error
-    }
-    if (step.done) {
-      this.finish()
-      return step
-    }
-    const chunk = step.value
+  chunk(chunk: ChatClientResponse): ChatClientResponse {
     this.#context = chunk.context
     // Text streamed by earlier rounds of the tool loop (a preamble before tool calls) is not the answer.
     const round = chunk.context[ROUND_KEY]
@@ -345,16 +337,28 @@ class StoringStream implements AsyncIterableIterator<ChatClientResponse> {
       this.#aggregator = new ChatResponseAggregator()
     }
     if (chunk.chatResponse) this.#aggregator.add(chunk.chatResponse)
-    return step
+    return chunk
   }
 
-  async return(): Promise<IteratorResult<ChatClientResponse>> {
-    try {
-      await this.#source?.return?.()
-    } finally {
-      this.finish()
-    }
-    return { done: true, value: undefined }
+  async end(): Promise<void> {
+    await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context)
+    this.#finish()
+  }
+
+  fail(error: unknown): never {
+    this.#finish()
+    throw error
+  }
+
+  stop(): void {
+    this.#stopped = true
+    this.#finish()
+  }
+
+  #finish(): void {
+    const endTurn = this.#endTurn
+    this.#endTurn = undefined
+    endTurn?.()
   }
 }
 

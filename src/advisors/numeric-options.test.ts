@@ -7,8 +7,8 @@ import { EvaluationAdvisor } from './evaluation'
 import { LoopBudgetAdvisor } from './loop-budget'
 import { RetryAdvisor } from './retry'
 import { StructuredOutputValidationAdvisor } from './structured-output'
-import { ToolCallingAdvisor } from './tool-calling'
-import { ToolSearchToolCallingAdvisor } from './tool-search'
+import { ToolCallingAdvisor } from './tool-loop/tool-calling'
+import { ToolSearchToolCallingAdvisor } from './tool-loop/tool-search'
 
 const schema = { type: 'object', properties: { a: { type: 'number' } } } as const
 const judge = () => ({ score: 1 })

@@ -4,7 +4,7 @@ import { ChatClient } from '../client'
 import { ChatModelError, ScriptedChatModel, type ScriptStep } from '../models'
 import { collect } from '../core/testing/collect'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { RetryAdvisor } from './retry'
 
 const overloaded = (retryAfterMs?: number) =>

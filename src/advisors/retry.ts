@@ -12,6 +12,7 @@ import {
   emitChainEvent,
   errorInfo,
   finiteNumber,
+  streamStage,
 } from '../core'
 
 export interface RetryOptions {
@@ -80,23 +81,26 @@ export class RetryAdvisor implements CallAdvisor, StreamAdvisor {
     }
   }
 
-  async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncGenerator<ChatClientResponse> {
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let waited = 0
-    for (let attempt = 1; ; attempt++) {
-      const chunks = chain.copy(this).nextStream(request)[Symbol.asyncIterator]()
-      let first: IteratorResult<ChatClientResponse>
-      try {
-        first = await chunks.next()
-      } catch (error) {
+    let attempt = 1
+    let started = false
+    const open = () => chain.copy(this).nextStream(request)
+    return streamStage({
+      passesOn: 'unchanged',
+      open,
+      chunk(chunk: ChatClientResponse) {
+        started = true
+        return chunk
+      },
+      fail: async (error) => {
+        // Once a chunk has reached the caller, a failure is the caller's to see: no retry.
+        if (started) throw error
         waited += await this.#beforeRetry(error, attempt, waited, request, chain.streamAdvisors)
-        continue
-      }
-      // Once a chunk has reached the caller, a failure is the caller's to see: no retry.
-      if (first.done) return
-      yield first.value
-      yield* { [Symbol.asyncIterator]: () => chunks }
-      return
-    }
+        attempt++
+        return { source: open() }
+      },
+    })
   }
 
   /** Waits before the next attempt, or rethrows when the error is not retryable or the budget is spent. */

@@ -7,6 +7,9 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
   type StreamPart,
+  streamStage,
+  contextValue,
+  ROUND_KEY,
 } from '../core'
 
 /**
@@ -23,17 +26,10 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
   round = 0
   readonly #announced = new Set<string>()
 
-  /**
-   * `roundOf` reads the tool loop's round from a request's context (`ROUND_KEY`); it is handed in
-   * so this advisor, loaded on demand, shares no module with the core chunk that it does not need.
-   */
-  constructor(
-    private readonly report: (part: StreamPart) => void,
-    private readonly roundOf: (context: Readonly<Record<string, unknown>>) => number | undefined,
-  ) {}
+  constructor(private readonly report: (part: StreamPart) => void) {}
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
-    const round = this.roundOf(request.context) ?? this.round + 1
+    const round = contextValue(request.context, ROUND_KEY) ?? this.round + 1
     if (round !== this.round) {
       this.round = round
       this.report({ type: 'round-start', round })
@@ -64,21 +60,12 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
       }
       return chunk
     }
-    return {
-      [Symbol.asyncIterator]: () => {
-        const iterator = chain.nextStream(forwarded)[Symbol.asyncIterator]()
-        return {
-          next: () =>
-            iterator.next().then((step) => {
-              if (!step.done) return { done: false, value: read(step.value) }
-              this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) })
-              return step
-            }),
-          // Stopping reaches the model at once, even while a chunk is awaited.
-          return: () => iterator.return?.() ?? Promise.resolve({ done: true, value: undefined }),
-        }
-      },
-    }
+    return streamStage({
+      passesOn: 'unchanged',
+      open: () => chain.nextStream(forwarded),
+      chunk: read,
+      end: () => this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) }),
+    })
   }
 
   onChainEvent(event: ChainEvent): void {

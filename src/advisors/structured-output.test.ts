@@ -7,7 +7,7 @@ import { OutputParseError } from '../schema'
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { StructuredOutputValidationAdvisor } from './structured-output'
 
 const person = {

@@ -4,7 +4,7 @@ import { ChatClient } from '../client'
 import { ScriptedChatModel, type ScriptStep } from '../models'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { ApprovalQueue, type ApprovalHandler } from './approval-queue'
 import { ToolApprovalAdvisor, type ApprovalPolicy } from './tool-approval'
 

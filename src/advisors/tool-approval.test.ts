@@ -13,7 +13,7 @@ import { ScriptedChatModel } from '../models'
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
+import { ObserverAdvisor } from './observer/observer'
 import { ApprovalQueue, type ApprovalDecision, type ApprovalRequest } from './approval-queue'
 import { ToolApprovalAdvisor } from './tool-approval'
 

@@ -18,6 +18,7 @@ import {
   type ChatResponse,
   checkpointTurn,
   contextValue,
+  streamStage,
 } from '../core'
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
 
@@ -66,18 +67,21 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     return this.#review(request, await chain.nextCall(request), chain.callAdvisors)
   }
 
-  async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncGenerator<ChatClientResponse> {
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let answers: unknown
-    for await (const chunk of chain.nextStream(request)) {
-      if (chunk.chatResponse?.results.some((generation) => generation.output.toolCalls.length > 0)) {
-        const reviewed = await this.#review(request, chunk, chain.streamAdvisors)
-        answers = reviewed.context[TOOL_ANSWERS_KEY]
-        yield reviewed
-      } else {
+    return streamStage({
+      open: () => chain.nextStream(request),
+      chunk: (chunk: ChatClientResponse) => {
+        if (chunk.chatResponse?.results.some((generation) => generation.output.toolCalls.length > 0)) {
+          return this.#review(request, chunk, chain.streamAdvisors).then((reviewed) => {
+            answers = reviewed.context[TOOL_ANSWERS_KEY]
+            return reviewed
+          })
+        }
         // Later chunks (usage) carry the answers too: the loop reads the context of the last chunk.
-        yield answers ? { ...chunk, context: { ...chunk.context, [TOOL_ANSWERS_KEY]: answers } } : chunk
-      }
-    }
+        return answers ? { ...chunk, context: { ...chunk.context, [TOOL_ANSWERS_KEY]: answers } } : chunk
+      },
+    })
   }
 
   /** Asks about each call that needs approval, one at a time, and applies the decisions. */

@@ -7,6 +7,7 @@ import {
   type ChatModel,
   type PromptShaper,
 } from '../core'
+import { withOutputFormat } from './output-format'
 
 /**
  * The chain of a client's last call. Apps call with the same advisors again and again, and a chain
@@ -35,13 +36,8 @@ function sameAdvisors(a: readonly AnyAdvisor[], b: readonly AnyAdvisor[]): boole
   return true
 }
 
-/**
- * The terminal's prompt shaper for `model`: a call that asks for structured output gets the format
- * (code loaded with the first such call; an app that never asks does not ship it).
- */
+/** The terminal's prompt shaper for `model`: a call that asks for structured output gets the format. */
 function outputShaper(model: ChatModel): PromptShaper {
   return (prompt, context) =>
-    contextValue(context, OUTPUT_SCHEMA_KEY) === undefined
-      ? prompt
-      : import('./output-format').then(({ withOutputFormat }) => withOutputFormat(prompt, context, model))
+    contextValue(context, OUTPUT_SCHEMA_KEY) === undefined ? prompt : withOutputFormat(prompt, context, model)
 }

@@ -5,7 +5,7 @@ import {
   raceAbort,
   throwIfAborted,
   AdvisorChain,
-  lazyIterator,
+  guardedStream,
   systemMessage,
   userMessage,
   type AttachmentPart,
@@ -14,16 +14,15 @@ import {
   type ChatOptions,
   type ChatResponse,
   OUTPUT_SCHEMA_KEY,
-  ROUND_KEY,
-  contextValue,
   modelStreamAdvisor,
   type StreamPart,
   type ToolCallback,
 } from '../core'
-import type { ToolCallingAdvisorBuilder } from '../advisors'
+import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
 import { withToolAdvisor } from './client-advisors'
 import { callChain, chainMemo, type ChainMemo } from './call-chain'
-import { type Infer, resolveSchema, type SchemaLike } from '../schema'
+import { type Infer, parseEntity, resolveSchema, type SchemaLike } from '../schema'
+import { PartStream } from './part-stream'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
 interface CallSpec {
@@ -217,19 +216,13 @@ export class CallResponseSpec {
     const spec = copySpec(this.#spec)
     spec.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
     if (options.validate) {
-      // Loaded on first use: an app that never validates does not ship the validation loop.
-      const { StructuredOutputValidationAdvisor } = await import('../advisors/structured-output')
       const validation = new StructuredOutputValidationAdvisor({
         outputSchema: schema,
         ...(options.maxRepeatAttempts !== undefined ? { maxRepeatAttempts: options.maxRepeatAttempts } : {}),
       })
       spec.advisors.push(validation)
     }
-    // The parser loads while the model answers: apps that never ask for an entity do not ship it.
-    const [text, { parseEntity }] = await Promise.all([
-      new CallResponseSpec(spec).content(),
-      import('../schema/parse-entity'),
-    ])
+    const text = await new CallResponseSpec(spec).content()
     return parseEntity(text ?? '', resolved)
   }
 }
@@ -268,19 +261,7 @@ export class StreamResponseSpec {
    * draws a tool card the moment the model starts the call.
    */
   parts(): AsyncIterable<StreamPart> {
-    return {
-      [Symbol.asyncIterator]: () =>
-        // Loaded on first use: apps that never read parts do not ship the part stream.
-        lazyIterator(() =>
-          import('./part-stream').then(
-            ({ PartStream }) =>
-              new PartStream(
-                (extra) => this.#read((chunk) => chunk, extra),
-                (context) => contextValue(context, ROUND_KEY),
-              ),
-          ),
-        ),
-    }
+    return { [Symbol.asyncIterator]: () => new PartStream((extra) => this.#read((chunk) => chunk, extra)) }
   }
 
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
@@ -289,14 +270,7 @@ export class StreamResponseSpec {
       const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
       return chain.nextStream({ ...toRequest(spec), signal })
     }
-    // The abort guard loads with the first chunk asked for: an app that only calls never pays for it.
-    return {
-      [Symbol.asyncIterator]: () =>
-        lazyIterator(async () => {
-          const { guardedStream } = await import('../core/guarded-stream')
-          return guardedStream(open, spec.signal, pick)[Symbol.asyncIterator]()
-        }),
-    }
+    return guardedStream(open, spec.signal, pick)
   }
 }
 

@@ -20,7 +20,7 @@ describe('PartStream', () => {
         },
       }),
     })
-    const parts = new PartStream(open, () => 1)
+    const parts = new PartStream(open)
     expect(await parts.next()).toEqual({
       done: false,
       value: { type: 'tool-start', round: 1, id: 'c1', name: 'lookup' },

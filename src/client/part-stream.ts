@@ -1,5 +1,5 @@
 import type { AnyAdvisor, ChatClientResponse, StreamPart, Usage } from '../core'
-import { StreamPartsAdvisor } from '../advisors/stream-parts'
+import { StreamPartsAdvisor } from '../advisors'
 
 /**
  * The typed events of a streamed call, pushed as they happen: text and reasoning deltas from the
@@ -18,12 +18,9 @@ export class PartStream implements AsyncIterator<StreamPart> {
   #usage: Usage | undefined
   readonly #advisor: StreamPartsAdvisor
 
-  /** `open` runs the chain with the advisors given plus the one that reports parts; `roundOf` reads a context's round. */
-  constructor(
-    open: (extra: AnyAdvisor[]) => AsyncIterable<ChatClientResponse>,
-    roundOf: (context: Readonly<Record<string, unknown>>) => number | undefined,
-  ) {
-    this.#advisor = new StreamPartsAdvisor(this.#push, roundOf)
+  /** `open` runs the chain with the advisors given plus the one that reports parts. */
+  constructor(open: (extra: AnyAdvisor[]) => AsyncIterable<ChatClientResponse>) {
+    this.#advisor = new StreamPartsAdvisor(this.#push)
     this.#source = open([this.#advisor])[Symbol.asyncIterator]()
   }
 

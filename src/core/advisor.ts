@@ -1,4 +1,5 @@
 import type { ChatResponse, Prompt } from './model'
+import { streamStage } from './stream-stage'
 
 export const HIGHEST_PRECEDENCE = -2147483648
 export const LOWEST_PRECEDENCE = 2147483647
@@ -78,11 +79,13 @@ export abstract class BaseAdvisor implements CallAdvisor, StreamAdvisor {
     return this.after(await chain.nextCall(advised), chain)
   }
 
-  async *adviseStream(
-    request: ChatClientRequest,
-    chain: StreamAdvisorChain,
-  ): AsyncGenerator<ChatClientResponse, void, undefined> {
-    const advised = await this.before(request, chain)
-    for await (const chunk of chain.nextStream(advised)) yield await this.after(chunk, chain)
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    return streamStage({
+      open: () => {
+        const advised = this.before(request, chain)
+        return advised instanceof Promise ? advised.then((ready) => chain.nextStream(ready)) : chain.nextStream(advised)
+      },
+      chunk: (chunk) => this.after(chunk, chain),
+    })
   }
 }

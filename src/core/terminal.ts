@@ -5,10 +5,10 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
 } from './advisor'
-import { lazyIterator } from './lazy-iterator'
 import { PENDING_TOOL_CALLS_KEY, contextValue } from './context-keys'
 import type { Message } from './messages'
 import type { ChatModel, ChatResponse, Prompt } from './model'
+import { streamOf, streamStage } from './stream-stage'
 
 // Marks the advisors that call the model: they run last whatever order other advisors claim.
 const TERMINAL: unique symbol = Symbol.for('advisor-chain.terminal')
@@ -23,11 +23,8 @@ export function isTerminalAdvisor(advisor: object): advisor is TerminalAdvisor {
   return (advisor as Partial<TerminalAdvisor>)[TERMINAL] === true
 }
 
-/**
- * Shapes the prompt at the last moment before the model sees it (structured output instructions);
- * a promise when the shaping code loads first.
- */
-export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt | Promise<Prompt>
+/** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
+export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
 
 /** The provider of the model a chain ends in, when its last advisor is a terminal. */
 export function providerOf(advisors: readonly Advisor[]): string | undefined {
@@ -51,12 +48,10 @@ export function modelCallAdvisor(
         const context = request.context
         const pending = pendingToolCalls(context, request.prompt.messages)
         if (pending) return Promise.resolve({ chatResponse: pending, context })
-        const shaped = shape(request.prompt, context)
-        const answered =
-          shaped instanceof Promise
-            ? shaped.then((prompt) => model.call(prompt, request.signal))
-            : Promise.resolve(model.call(shaped, request.signal))
-        return answered.then((chatResponse) => ({ chatResponse, context }))
+        return Promise.resolve(model.call(shape(request.prompt, context), request.signal)).then((chatResponse) => ({
+          chatResponse,
+          context,
+        }))
       } catch (error) {
         return Promise.reject(error)
       }
@@ -73,14 +68,13 @@ export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & TerminalAd
     provider: model.provider,
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
-      const pending = pendingToolCalls(context, request.prompt.messages)
-      const stream = pending ? once(pending) : model.stream(request.prompt, request.signal)
-      // The mapping loads with the first stream: an app that only calls does not ship it.
-      return lazyIterator(() =>
-        import('./pick-from-stream').then(({ pickFromStream }) =>
-          pickFromStream(stream, (chatResponse) => ({ chatResponse, context }))[Symbol.asyncIterator](),
-        ),
-      )
+      return streamStage({
+        open() {
+          const pending = pendingToolCalls(context, request.prompt.messages)
+          return pending ? streamOf(pending) : model.stream(request.prompt, request.signal)
+        },
+        chunk: (chatResponse: ChatResponse): ChatClientResponse => ({ chatResponse, context }),
+      })
     },
   }
 }
@@ -100,8 +94,4 @@ function pendingToolCalls(
     (last?.role === 'assistant' && last.toolCalls.length > 0 ? last : undefined)
   if (!message) return undefined
   return { results: [{ output: message, metadata: { finishReason: 'tool_calls' } }], metadata: { resumed: true } }
-}
-
-async function* once(response: ChatResponse): AsyncGenerator<ChatResponse> {
-  yield response
 }

@@ -382,7 +382,9 @@ describe('useChat parts in Chromium', () => {
     const png = new File([new Uint8Array([137, 80, 78, 71])], 'square.png', { type: 'image/png' })
     const notes = new File(['milk'], 'notes.txt', { type: 'text/plain' })
     await chat().sendMessage({ text: 'What are these?', attachments: [png, notes] })
-    await expect.poll(() => chat().status).toBe('idle')
+    // The answer may be whole before React renders the state it set.
+    await expect.poll(() => chat().messages[1]?.pending).toBe(false)
+    expect(chat().status).toBe('idle')
     expect(chat().messages[0]!.parts).toEqual([
       { type: 'text', text: 'What are these?' },
       { type: 'image', image: png, name: 'square.png' },

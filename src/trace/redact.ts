@@ -1,5 +1,4 @@
 import { hasSecrets, REDACTED, scrubSecrets } from '../core'
-import { hasSecretMarker, redactorsWithOwnPatterns } from './secret-markers'
 
 export { REDACTED }
 
@@ -18,7 +17,7 @@ const SECRET_KEYS =
   /^(api[-_]?key|x-api-key|x-goog-api-key|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client[-_]?secret|token|access[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token)$/i
 
 // The shapes of common provider keys: OpenAI/Anthropic/OpenRouter (sk-…), Groq, Google, Hugging Face, bearer tokens.
-// Each contains a marker of secret-markers.ts: text without one skips them.
+// Each contains one of SECRET_MARKERS: text without one skips them.
 const SECRET_VALUES = [
   /\bsk-[A-Za-z0-9_-]{16,}/g,
   /\bgsk_[A-Za-z0-9]{20,}/g,
@@ -26,6 +25,9 @@ const SECRET_VALUES = [
   /\bhf_[A-Za-z0-9]{20,}/g,
   /\bBearer\s+[A-Za-z0-9._~+/-]{12,}=*/g,
 ]
+const SECRET_MARKERS = ['sk-', 'gsk_', 'AIza', 'hf_', 'Bearer']
+// One scan for all markers: it runs on every traced string and streamed chunk.
+const ANY_MARKER = new RegExp(SECRET_MARKERS.join('|'))
 // A JSON key that SECRET_KEYS names, as it appears in tool arguments: `"password":`.
 const SECRET_JSON_KEY = new RegExp(`"${SECRET_KEYS.source.slice(1, -1)}"\\s*:`, 'i')
 
@@ -45,12 +47,21 @@ export class Redactor {
     this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : statelessCopy(key)))
     this.#values = (rules.values ?? []).map(globalCopy)
     this.#keep = new Set((rules.keep ?? []).map((key) => key.toLowerCase()))
-    if (this.#values.length > 0) redactorsWithOwnPatterns.add(this)
+  }
+
+  /** Whether the app gave patterns of its own, which text without a built-in marker may match. */
+  get hasOwnPatterns(): boolean {
+    return this.#values.length > 0
+  }
+
+  /** Whether `text` holds a marker of a built-in secret pattern (`sk-`, `Bearer`…): text without one holds no built-in secret. */
+  hasSecretMarker(text: string): boolean {
+    return ANY_MARKER.test(text)
   }
 
   text(value: string): string {
     let masked = hasSecrets() ? scrubSecrets(value) : value
-    if (masked.length >= SHORTEST_SECRET && hasSecretMarker(masked)) masked = maskAll(masked, SECRET_VALUES)
+    if (masked.length >= SHORTEST_SECRET && ANY_MARKER.test(masked)) masked = maskAll(masked, SECRET_VALUES)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 

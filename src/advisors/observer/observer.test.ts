@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
-import { HIGHEST_PRECEDENCE, filePart, imagePart } from '../core'
-import { AdvisorParams, ChatClient } from '../client'
-import { ScriptedChatModel, type ScriptStep } from '../models'
-import { collect } from '../core/testing/collect'
-import { defineTool, ToolCallingManager } from '../tools'
-import { ToolCallingAdvisor } from './tool-calling'
-import { TraceCollector, TraceReader, type TraceEvent, reconstructMessages, validateEvent } from '../trace'
+import { HIGHEST_PRECEDENCE, filePart, imagePart } from '../../core'
+import { AdvisorParams, ChatClient } from '../../client'
+import { ScriptedChatModel, type ScriptStep } from '../../models'
+import { collect } from '../../core/testing/collect'
+import { defineTool, ToolCallingManager } from '../../tools'
+import { ToolCallingAdvisor } from '../tool-loop/tool-calling'
+import { TraceCollector, TraceReader, type TraceEvent, reconstructMessages, validateEvent } from '../../trace'
 import { ObserverAdvisor } from './observer'
 
 const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c })

@@ -6,7 +6,7 @@ import {
   type AssistantPart,
   type AttachmentPart,
   type UserPart,
-} from '../core'
+} from '../../core'
 
 /** Data URLs up to this length go into a trace as they are (thumbnails); larger ones are left out. */
 export const TRACED_DATA_URL_LENGTH = 64 * 1024

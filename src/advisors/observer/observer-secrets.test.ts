@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { registerSecret } from '../core'
-import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models'
-import { defineTool } from '../tools'
-import { TraceCollector } from '../trace'
+import { registerSecret } from '../../core'
+import { ChatClient } from '../../client'
+import { ScriptedChatModel } from '../../models'
+import { defineTool } from '../../tools'
+import { TraceCollector } from '../../trace'
 import { ObserverAdvisor } from './observer'
-import { ApprovalQueue } from './approval-queue'
-import { ToolApprovalAdvisor } from './tool-approval'
+import { ApprovalQueue } from '../approval-queue'
+import { ToolApprovalAdvisor } from '../tool-approval'
 
 const login = defineTool({
   name: 'login',

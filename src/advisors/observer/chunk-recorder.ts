@@ -1,12 +1,12 @@
-import { SecretStreamScrubber, type ChatResponse } from '../core'
-import type { Redactor } from '../trace'
+import { SecretStreamScrubber, type ChatResponse } from '../../core'
+import type { Redactor } from '../../trace'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
-import { StreamedTail, type SecretMarkers } from './streamed-tail'
+import { StreamedTail } from './streamed-tail'
 
 /**
  * The `model-chunk` events of a run's streamed responses: each chunk's text masked (also a secret
- * split across chunks), fast streams joined. Loaded with the first stream, like the stream watcher.
+ * split across chunks), fast streams joined.
  */
 export class ChunkRecorder {
   /**
@@ -23,9 +23,8 @@ export class ChunkRecorder {
   constructor(
     private readonly run: RunRecorder,
     redactor: Redactor,
-    markers: SecretMarkers,
   ) {
-    this.#streamedTail = new StreamedTail(redactor, markers)
+    this.#streamedTail = new StreamedTail(redactor)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#streamedTail)
   }
 

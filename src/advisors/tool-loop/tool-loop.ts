@@ -18,7 +18,7 @@ import {
   type Generation,
   type ToolResponse,
   type Usage,
-} from '../core'
+} from '../../core'
 import {
   type ToolCallingManager,
   type ToolExecutionEvent,
@@ -28,7 +28,7 @@ import {
   type KeptLedger,
   ToolCallLimitExceededError,
   executeToolCallsNow,
-} from '../tools'
+} from '../../tools'
 
 export type ToolRoundOutcome =
   | { type: 'executed'; result: ToolExecutionResult }

@@ -1,4 +1,5 @@
-import type { TraceEventBody } from '../trace'
+import { now } from '../../core'
+import type { TraceEventBody } from '../../trace'
 
 export type ChunkBody = TraceEventBody & { type: 'model-chunk' }
 
@@ -56,8 +57,7 @@ export class ChunkJoiner {
       return
     }
     if (pending) this.flush()
-    // Not the core's cached clock: importing it from this lazily loaded file would split it into a chunk of its own.
-    const t = performance.now()
+    const t = now()
     if (t - this.#windowStart > WINDOW_MS) {
       this.#windowStart = t
       this.#windowChunks = 0

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolResponseMessage } from '../core'
-import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models'
-import { defineTool } from '../tools'
-import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer'
-import { collect } from '../core/testing/collect'
+import type { ToolResponseMessage } from '../../core'
+import { ChatClient } from '../../client'
+import { ScriptedChatModel } from '../../models'
+import { defineTool } from '../../tools'
+import { TraceCollector } from '../../trace'
+import { ObserverAdvisor } from '../observer/observer'
+import { collect } from '../../core/testing/collect'
 
 const tool = (name: string, execute: () => unknown) =>
   defineTool({ name, description: '', inputSchema: { type: 'object' }, execute })

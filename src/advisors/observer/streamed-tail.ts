@@ -1,12 +1,4 @@
-import { REDACTED, type Redactor } from '../trace'
-
-/** What the tail needs to know of the redactor's patterns (secret-markers.ts), handed in by the observer. */
-export interface SecretMarkers {
-  /** Whether text contains a marker of a built-in pattern: text without one holds no built-in secret. */
-  has: (text: string) => boolean
-  /** Whether the redactor has patterns of the app's own, which text without a marker may match. */
-  ownPatterns: boolean
-}
+import { REDACTED, type Redactor } from '../../trace'
 
 /** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
 const TAIL = 64
@@ -31,14 +23,9 @@ export class StreamedTail {
   #markerAt = Number.NEGATIVE_INFINITY
 
   readonly #ownPatterns: boolean
-  readonly #hasMarker: (text: string) => boolean
 
-  constructor(
-    private readonly redactor: Redactor,
-    markers: SecretMarkers,
-  ) {
-    this.#ownPatterns = markers.ownPatterns
-    this.#hasMarker = markers.has
+  constructor(private readonly redactor: Redactor) {
+    this.#ownPatterns = redactor.hasOwnPatterns
   }
 
   reset(): void {
@@ -65,8 +52,8 @@ export class StreamedTail {
     this.#streamedAlso(text)
     const markerEnds =
       text.length <= MARKER_REACH * 4
-        ? this.#hasMarker(edge + text)
-        : this.#hasMarker(text) || this.#hasMarker(edge + text.slice(0, MARKER_REACH))
+        ? this.redactor.hasSecretMarker(edge + text)
+        : this.redactor.hasSecretMarker(text) || this.redactor.hasSecretMarker(edge + text.slice(0, MARKER_REACH))
     if (markerEnds) this.#markerAt = this.#streamed
     // No marker in the chunk, none in the tail before it, no pattern of the app's own: nothing to mask.
     if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
@@ -81,7 +68,11 @@ export class StreamedTail {
    */
   maskJoined(texts: readonly string[]): string {
     const joined = texts.join('')
-    if (this.#ownPatterns || this.#streamed - this.#markerAt < TAIL || this.#hasMarker(this.#edge + joined)) {
+    if (
+      this.#ownPatterns ||
+      this.#streamed - this.#markerAt < TAIL ||
+      this.redactor.hasSecretMarker(this.#edge + joined)
+    ) {
       let shown = ''
       for (const text of texts) shown += this.mask(text)
       return shown

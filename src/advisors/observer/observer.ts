@@ -15,11 +15,10 @@ import {
   type ErrorInfo,
   isAbortError,
   providerOf,
-  lazyIterator,
   forkOriginOf,
   now,
-} from '../core'
-import { isToolAdvisor } from './markers'
+} from '../../core'
+import { isToolAdvisor } from '../markers'
 import {
   type RunStatus,
   type TraceSink,
@@ -27,11 +26,9 @@ import {
   withPerformanceTrack,
   Redactor,
   type RedactionRules,
-} from '../trace'
-// Imported here, not by the chunk recorder that uses it: it stays in the chunk of the redactor.
-import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
-import type { StreamObservation } from './observed-stream'
-import { hasParts, loadPartsTracer, RunRecorder } from './run-recorder'
+} from '../../trace'
+import { observedStream, type StreamObservation } from './observed-stream'
+import { RunRecorder } from './run-recorder'
 
 export interface ObserverAdvisorOptions {
   sink: TraceSink
@@ -86,8 +83,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     try {
       const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
       if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
-      const loading = run.partsToLoad(forwarded.prompt.messages)
-      if (loading) return loading.then(() => this.#round(run, round, placement, forwarded, chain))
       return this.#round(run, round, placement, forwarded, chain)
     } catch (error) {
       return Promise.reject(error)
@@ -114,12 +109,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       return Promise.reject(error)
     }
     return next.then(
-      (response) => {
-        const ended = now()
-        const loading = hasParts(response.chatResponse?.results[0]?.output) ? loadPartsTracer() : undefined
-        if (loading) return loading.then(() => this.#answered(run, round, placement, response, started, ended))
-        return this.#answered(run, round, placement, response, started, ended)
-      },
+      (response) => this.#answered(run, round, placement, response, started, now()),
       (error: unknown) => {
         this.#roundFailed(run, round, started, error, placement)
         throw error
@@ -157,7 +147,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         )
       },
       chunk: (index, chunk) => {
-        if (perRound && this.#chunks) run.streaming!.chunk(round, index, chunk)
+        if (perRound && this.#chunks) run.chunks.chunk(round, index, chunk)
       },
       finish: (status, response, timing, error) => {
         if (perRound) {
@@ -173,19 +163,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         if (placement !== 'inside-loop') this.#end(run, status)
       },
     }
-    // Loaded with the first stream: an app that only calls does not ship it.
-    return lazyIterator(async () => {
-      const [{ ObservedStream }, { ChunkRecorder }] = await Promise.all([
-        import('./observed-stream'),
-        import('./chunk-recorder'),
-        loadPartsTracer(),
-      ])
-      run.streaming ??= new ChunkRecorder(run, this.#redactor, {
-        has: hasSecretMarker,
-        ownPatterns: redactorsWithOwnPatterns.has(this.#redactor),
-      })
-      return new ObservedStream(() => chain.nextStream(forwarded), watch)
-    })
+    return observedStream(() => chain.nextStream(forwarded), watch)
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, Redactor } from '../trace'
-import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
+import { REDACTED, Redactor } from '../../trace'
 import { StreamedTail } from './streamed-tail'
-import { seeded, textWithSecrets } from './testing/random-text'
-
-const markersOf = (redactor: Redactor) => ({
-  has: hasSecretMarker,
-  ownPatterns: redactorsWithOwnPatterns.has(redactor),
-})
+import { seeded, textWithSecrets } from '../testing/random-text'
 
 /** What each chunk must become: the chunk checked with the 64 characters streamed before it. */
 function reference(redactor: Redactor, chunks: string[]): string[] {
@@ -47,7 +41,7 @@ describe('StreamedTail', () => {
       const text = textWithSecrets(random, secrets, 600)
       const chunks = randomChunks(text, random)
       for (const redactor of redactors) {
-        const tail = new StreamedTail(redactor, markersOf(redactor))
+        const tail = new StreamedTail(redactor)
         const expected = reference(redactor, chunks)
         expect(chunks.map((chunk) => tail.mask(chunk))).toEqual(expected)
         masked += expected.filter((chunk) => chunk === REDACTED).length
@@ -65,8 +59,8 @@ describe('StreamedTail', () => {
       const text = textWithSecrets(random, secrets, 1200, { secret: 0.04, pattern: 0.01 })
       const chunks = randomChunks(text, random)
       for (const redactor of redactors) {
-        const oneByOne = new StreamedTail(redactor, markersOf(redactor))
-        const joined = new StreamedTail(redactor, markersOf(redactor))
+        const oneByOne = new StreamedTail(redactor)
+        const joined = new StreamedTail(redactor)
         const expected = chunks.map((chunk) => oneByOne.mask(chunk)).join('')
         let shown = ''
         for (let at = 0; at < chunks.length;) {
@@ -85,7 +79,7 @@ describe('StreamedTail', () => {
 
   it('forgets the previous response when reset', () => {
     const redactor = new Redactor()
-    const tail = new StreamedTail(redactor, markersOf(redactor))
+    const tail = new StreamedTail(redactor)
     expect(tail.mask('my key is sk-abcdefghij')).toBe('my key is sk-abcdefghij')
     tail.reset()
     expect(tail.mask('klmnopqrstuvwx')).toBe('klmnopqrstuvwx')

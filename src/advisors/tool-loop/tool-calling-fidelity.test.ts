@@ -7,10 +7,10 @@ import {
   type ChatClientResponse,
   type Message,
   type ToolResponseMessage,
-} from '../core'
-import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models'
-import { defineTool, ToolCallingManager, ToolCallLimitExceededError, type ToolExecutionResult } from '../tools'
+} from '../../core'
+import { ChatClient } from '../../client'
+import { ScriptedChatModel } from '../../models'
+import { defineTool, ToolCallingManager, ToolCallLimitExceededError, type ToolExecutionResult } from '../../tools'
 import { ToolCallingAdvisor } from './tool-calling'
 
 const direct = (name: string) =>

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { registerSecret, SecretStreamScrubber, type ChatResponse } from '../core'
-import { REDACTED, Redactor, type TraceEvent } from '../trace'
-import { ChunkRecorder } from './chunk-recorder'
+import { registerSecret, SecretStreamScrubber, type ChatResponse } from '../../core'
+import { REDACTED, Redactor, type TraceEvent } from '../../trace'
 import { RunRecorder } from './run-recorder'
-import { hasSecretMarker, redactorsWithOwnPatterns } from '../trace/secret-markers'
-import { seeded, textWithSecrets } from './testing/random-text'
+import { seeded, textWithSecrets } from '../testing/random-text'
 
 // Registered secrets stay registered for the rest of this file: each is used only here.
 const REGISTERED = ['reg-9d8c7b6a5f4e', 'Be-registered-key-0001']
@@ -42,11 +40,7 @@ function reference(redactor: Redactor, steps: Step[]): string[] {
 function record(redactor: Redactor, steps: Step[]): string[] {
   const events: TraceEvent[] = []
   const run = new RunRecorder('run-1', { emit: (event) => events.push(event) }, redactor, () => events.length, 'test')
-  const recorder = new ChunkRecorder(run, redactor, {
-    has: hasSecretMarker,
-    ownPatterns: redactorsWithOwnPatterns.has(redactor),
-  })
-  run.streaming = recorder
+  const recorder = run.chunks
   steps.forEach((step, index) =>
     recorder.chunk(1, index, {
       results: [

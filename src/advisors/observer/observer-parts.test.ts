@@ -1,9 +1,9 @@
 // The code that traces message parts loads with the first message or response that has some: a
 // file of its own, so that no earlier test has loaded it.
 import { describe, expect, it } from 'vitest'
-import { assistantMessageOf, type ChatModel, type ChatResponse } from '../core'
-import { ChatClient } from '../client'
-import { TraceCollector } from '../trace'
+import { assistantMessageOf, type ChatModel, type ChatResponse } from '../../core'
+import { ChatClient } from '../../client'
+import { TraceCollector } from '../../trace'
 import { ObserverAdvisor } from './observer'
 
 const interleaved = assistantMessageOf([

@@ -12,12 +12,11 @@ import {
   type Message,
   hasToolCalls,
   type ChatResponse,
-  lazyIterator,
-} from '../core'
-import { ToolCallingManager, type ToolExecutionResult } from '../tools'
-import { TOOL_ADVISOR, type ToolAdvisor } from './markers'
+} from '../../core'
+import { ToolCallingManager, type ToolExecutionResult } from '../../tools'
+import { TOOL_ADVISOR, type ToolAdvisor } from '../markers'
 import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
-import type { RoundEnd, ToolLoopSteps } from './tool-loop-stream'
+import { toolLoopStream, type RoundEnd, type ToolLoopSteps } from './tool-loop-stream'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -113,11 +112,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       nextInstructions: (roundRequest, response, result) =>
         this.doGetNextInstructionsForToolCallStream(roundRequest, response, result),
     }
-    // The streaming loop loads with the first stream: an app that only calls does not ship it.
-    const stream = lazyIterator(() =>
-      import('./tool-loop-stream').then(({ ToolLoopStream }) => new ToolLoopStream(steps)),
-    )
-    return this.doFinalizeLoopStream(stream, chain)
+    return this.doFinalizeLoopStream(toolLoopStream(steps), chain)
   }
 
   /** Runs the round's tools when the checker says so, or ends the loop with the final response. */

@@ -12,7 +12,7 @@ import {
   type ToolSource,
   scrubSecretsDeep,
   now,
-} from '../core'
+} from '../../core'
 import {
   TRACE_VERSION,
   type RunStatus,
@@ -22,26 +22,9 @@ import {
   type TracedAdvisor,
   type TracedOptions,
   type Redactor,
-} from '../trace'
-import type { ChunkRecorder } from './chunk-recorder'
-import type * as TracedParts from './traced-parts'
-
-/** The code that traces message parts (attachments, ordered parts): loaded with the first message or response that has some. */
-let partsCode: typeof TracedParts | undefined
-
-/** Whether a message or a response's output has parts. */
-export function hasParts(message: object | undefined): boolean {
-  return (message as { parts?: unknown } | undefined)?.parts !== undefined
-}
-
-/** Loads the code that traces parts; a recorder needs it before it traces a message or response that has parts. */
-export function loadPartsTracer(): Promise<void> | undefined {
-  return partsCode
-    ? undefined
-    : import('./traced-parts').then((code) => {
-        partsCode = code
-      })
-}
+} from '../../trace'
+import { ChunkRecorder } from './chunk-recorder'
+import { tracedParts } from './traced-parts'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
@@ -51,8 +34,8 @@ export class RunRecorder {
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
-  /** Records the chunks of streamed responses; set with the first stream (see ChunkRecorder). */
-  streaming: ChunkRecorder | undefined
+  /** Records the chunks of streamed responses, made with the first one. */
+  #chunks: ChunkRecorder | undefined
   #lastOptions: ChatOptions | undefined
   #lastTracedOptions: TracedOptions | undefined
   #lastCall: ToolCall | undefined
@@ -67,10 +50,17 @@ export class RunRecorder {
     private readonly advisor: string,
   ) {}
 
-  /** `t`: when it happened, if the caller already read the clock. */
+  get chunks(): ChunkRecorder {
+    return (this.#chunks ??= new ChunkRecorder(this, this.redactor))
+  }
+
+  /**
+   * Sends an event: the one place its header is written, onto `body` (always a fresh object of the
+   * event's own fields, so no copy per event). `t`: when it happened, if the caller read the clock.
+   */
   emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
-    this.#flushChunks()
-    // The body is always a fresh object, so the header is written onto it: no copy per event.
+    // Joined chunks come before whatever follows them.
+    if (this.#chunks?.pending) this.#chunks.flush()
     const event = body as TraceEvent
     event.v = TRACE_VERSION
     event.seq = this.nextSeq()
@@ -78,44 +68,19 @@ export class RunRecorder {
     event.round = round
     event.advisor = advisor
     event.t = t
-    this.#send(event)
-  }
-
-  /** Joined chunks come before whatever follows them. */
-  #flushChunks(): void {
-    if (this.streaming?.pending) this.streaming.flush()
-  }
-
-  // The events of a round are written whole, header included, in one literal, and optional fields
-  // after it: no store per header field and no property array per event (a spread costs more still).
-  roundStart(round: number, advisor: string, t: number): void {
-    this.#flushChunks()
-    const { runId } = this
-    this.#send({ type: 'round-start', v: TRACE_VERSION, seq: this.nextSeq(), runId, round, advisor, t })
-  }
-
-  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t = now()): void {
-    this.#flushChunks()
-    const { runId } = this
-    this.#send({
-      type: 'round-end',
-      status,
-      durationMs,
-      v: TRACE_VERSION,
-      seq: this.nextSeq(),
-      runId,
-      round,
-      advisor,
-      t,
-    })
-  }
-
-  #send(event: TraceEvent): void {
     try {
       this.sink.emit(event)
     } catch (error) {
       console.error('A trace sink failed; the run goes on without it', error)
     }
+  }
+
+  roundStart(round: number, advisor: string, t: number): void {
+    this.emit(round, { type: 'round-start' }, advisor, t)
+  }
+
+  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t = now()): void {
+    this.emit(round, { type: 'round-end', status, durationMs }, advisor, t)
   }
 
   start(
@@ -135,15 +100,6 @@ export class RunRecorder {
     this.emit(0, body, this.advisor, this.startedAt)
   }
 
-  /** What to wait for before `request(…, messages)`: the parts tracer, when one of the messages not traced yet has parts. */
-  partsToLoad(messages: readonly Message[]): Promise<void> | undefined {
-    if (partsCode) return undefined
-    for (let i = this.#sharedPrefix(messages); i < messages.length; i++) {
-      if (hasParts(messages[i])) return loadPartsTracer()
-    }
-    return undefined
-  }
-
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
     this.rounds = Math.max(this.rounds, round)
     const shared = this.#sharedPrefix(messages)
@@ -151,25 +107,18 @@ export class RunRecorder {
     this.#lastLength = messages.length
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    this.#flushChunks()
-    const event: TraceEvent & { type: 'model-request' } = {
+    const body: TraceEventBody & { type: 'model-request' } = {
       type: 'model-request',
       messages: sent,
       options: this.#options(options),
-      v: TRACE_VERSION,
-      seq: this.nextSeq(),
-      runId: this.runId,
-      round,
-      advisor: this.advisor,
-      t: t ?? now(),
     }
-    if (provider) event.provider = provider
-    if (shared > 0) event.shared = shared
-    this.#send(event)
+    if (provider) body.provider = provider
+    if (shared > 0) body.shared = shared
+    this.emit(round, body, this.advisor, t)
   }
 
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
-    this.streaming?.endOfResponse(round)
+    this.#chunks?.endOfResponse(round)
     const generation = response?.results[0]
     const metadata = response?.metadata
     const usage = metadata?.usage
@@ -178,21 +127,14 @@ export class RunRecorder {
     this.finishReason = finishReason ?? this.finishReason
     const extra = hasExtra(metadata, generation?.metadata) ? this.#extra(metadata, generation?.metadata) : undefined
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    this.#flushChunks()
-    const event: TraceEvent & { type: 'model-response' } = {
+    const event: TraceEventBody & { type: 'model-response' } = {
       type: 'model-response',
       text: this.redactor.text(generation?.output.text ?? ''),
       toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
       durationMs: timing.durationMs,
-      v: TRACE_VERSION,
-      seq: this.nextSeq(),
-      runId: this.runId,
-      round,
-      advisor: this.advisor,
-      t: timing.at ?? now(),
     }
     if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = partsCode!.tracedParts(generation.output.parts, this.redact)
+    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redact)
     if (finishReason) event.finishReason = finishReason
     if (usage) event.usage = usage
     if (typeof metadata?.model === 'string') event.model = metadata.model
@@ -202,7 +144,7 @@ export class RunRecorder {
       event.tokensPerSecond = usage.completionTokens / generationSeconds
     if (timing.chunks !== undefined) event.chunks = timing.chunks
     if (extra && Object.keys(extra).length > 0) event.metadata = extra
-    this.#send(event)
+    this.emit(round, event, this.advisor, timing.at)
   }
 
   /** Response metadata beyond id, model, usage and finish reason, masked. */
@@ -246,20 +188,13 @@ export class RunRecorder {
     return this.redactor.data(data) as Record<string, unknown>
   }
 
-  toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t = now()): void {
-    this.#flushChunks()
-    const event: TraceEvent & { type: 'tool-start' } = {
+  toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
+    const event: TraceEventBody & { type: 'tool-start' } = {
       type: 'tool-start',
       toolCall: this.tracedToolCall(start.toolCall),
-      v: TRACE_VERSION,
-      seq: this.nextSeq(),
-      runId: this.runId,
-      round,
-      advisor,
-      t,
     }
     if (start.source) event.source = this.#source(start.source)
-    this.#send(event)
+    this.emit(round, event, advisor, t)
   }
 
   toolEnd(
@@ -277,25 +212,18 @@ export class RunRecorder {
     },
     advisor: string,
   ): void {
-    this.#flushChunks()
-    const event: TraceEvent & { type: 'tool-end' } = {
+    const event: TraceEventBody & { type: 'tool-end' } = {
       type: 'tool-end',
       toolCall: this.tracedToolCall(end.toolCall),
       result: this.redactor.text(end.result),
       durationMs: end.durationMs,
       returnDirect: end.returnDirect,
-      v: TRACE_VERSION,
-      seq: this.nextSeq(),
-      runId: this.runId,
-      round,
-      advisor,
-      t: end.at ?? now(),
     }
     if (end.error !== undefined) event.error = this.redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
     if (end.source) event.source = this.#source(end.source)
     if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
-    this.#send(event)
+    this.emit(round, event, advisor, end.at)
   }
 
   #source(source: ToolSource): ToolSource {
@@ -339,7 +267,7 @@ export class RunRecorder {
     this.#lastMessages = undefined
     this.#lastCall = this.#lastTracedCall = undefined
     this.#lastOptions = this.#lastTracedOptions = undefined
-    this.streaming?.clear()
+    this.#chunks?.clear()
     const ended = now()
     const body: TraceEventBody & { type: 'run-end' } = {
       type: 'run-end',
@@ -385,7 +313,7 @@ export class RunRecorder {
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
         }
         if (message.reasoning) assistant.reasoning = this.redactor.text(message.reasoning)
-        if (message.parts) assistant.parts = partsCode!.tracedParts(message.parts, this.redact)
+        if (message.parts) assistant.parts = tracedParts(message.parts, this.redact)
         traced = assistant
         break
       }
@@ -393,7 +321,7 @@ export class RunRecorder {
         traced = {
           role: 'user',
           text: this.redactor.text(message.text),
-          ...(message.parts ? { parts: partsCode!.tracedParts(message.parts, this.redact) } : {}),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.redact) } : {}),
         }
         break
       default:

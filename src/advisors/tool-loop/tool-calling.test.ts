@@ -12,11 +12,11 @@ import {
   userMessage,
   type Message,
   type ToolCallback,
-} from '../core'
-import { AdvisorParams, ChatClient } from '../client'
-import { ScriptedChatModel, type ScriptStep } from '../models'
-import { collect } from '../core/testing/collect'
-import { defineTool, ToolCallingManager, type ToolExecutionResult } from '../tools'
+} from '../../core'
+import { AdvisorParams, ChatClient } from '../../client'
+import { ScriptedChatModel, type ScriptStep } from '../../models'
+import { collect } from '../../core/testing/collect'
+import { defineTool, ToolCallingManager, type ToolExecutionResult } from '../../tools'
 import { ToolCallingAdvisor, ToolCallingAdvisorBuilder, type ToolCallingAdvisorOptions } from './tool-calling'
 
 const usage = (prompt: number, completion: number) => ({
@@ -694,7 +694,7 @@ describe('ChatClient tool advisor registration', () => {
   })
 
   it('turns the auto-registered advisor history off when a memory advisor sits inside the loop', async () => {
-    const { MEMORY_ADVISOR } = await import('./markers')
+    const { MEMORY_ADVISOR } = await import('../markers')
     const memoryInside = {
       [MEMORY_ADVISOR]: true as const,
       name: 'memory',
@@ -714,7 +714,7 @@ describe('ChatClient tool advisor registration', () => {
   })
 
   it('keeps history on when the memory advisor sits outside the loop', async () => {
-    const { MEMORY_ADVISOR } = await import('./markers')
+    const { MEMORY_ADVISOR } = await import('../markers')
     const memoryOutside = {
       [MEMORY_ADVISOR]: true as const,
       name: 'memory',

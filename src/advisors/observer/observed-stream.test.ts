@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ChatResponseAggregator, type ChatModel } from '../core'
-import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models'
-import { defineTool } from '../tools'
-import { TraceCollector } from '../trace'
-import { collect } from '../core/testing/collect'
+import { ChatResponseAggregator, type ChatModel } from '../../core'
+import { ChatClient } from '../../client'
+import { ScriptedChatModel } from '../../models'
+import { defineTool } from '../../tools'
+import { TraceCollector } from '../../trace'
+import { collect } from '../../core/testing/collect'
 import { ObserverAdvisor } from './observer'
 
 const weather = defineTool({

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ChatClient } from '../client'
-import { ScriptedChatModel } from '../models'
-import { defineTool } from '../tools'
-import type { TraceEvent } from '../trace'
+import { ChatClient } from '../../client'
+import { ScriptedChatModel } from '../../models'
+import { defineTool } from '../../tools'
+import type { TraceEvent } from '../../trace'
 import { ObserverAdvisor } from './observer'
 
 describe('The performance track in Chromium', () => {

@@ -4,8 +4,8 @@ import {
   type StreamAdvisorChain,
   type ToolCallback,
   wholeNumber,
-} from '../core'
-import { defineTool } from '../tools'
+} from '../../core'
+import { defineTool } from '../../tools'
 import { ToolCallingAdvisor, ToolCallingAdvisorBuilder, type ToolCallingAdvisorOptions } from './tool-calling'
 
 export interface ToolSearchOptions extends ToolCallingAdvisorOptions {

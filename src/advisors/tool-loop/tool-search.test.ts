@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { ChatClient } from '../client'
-import { ScriptedChatModel, type ScriptStep } from '../models'
-import { collect } from '../core/testing/collect'
-import { defineTool } from '../tools'
+import { ChatClient } from '../../client'
+import { ScriptedChatModel, type ScriptStep } from '../../models'
+import { collect } from '../../core/testing/collect'
+import { defineTool } from '../../tools'
 import { TOOL_SEARCH_NAME, ToolSearchToolCallingAdvisor } from './tool-search'
 
 const log: string[] = []

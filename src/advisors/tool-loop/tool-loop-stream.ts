@@ -1,0 +1,167 @@
+import {
+  addUsage,
+  assistantMessage,
+  errorInfo,
+  hasToolCalls,
+  isAbortError,
+  streamStage,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  type ChatResponse,
+  type Message,
+  type StreamLayer,
+  type Usage,
+} from '../../core'
+import type { ToolExecutionResult } from '../../tools'
+import type { ToolLoop } from './tool-loop'
+
+type MaybePromise<T> = T | Promise<T>
+
+/** How a round ends: the loop goes on with the tool results, or stops with a final response. */
+export type RoundEnd =
+  /** `replaced`: the answer is not the model's (returnDirect output or a limit message). */
+  { done: true; replaced: boolean; response: ChatClientResponse } | { done: false; result: ToolExecutionResult }
+
+/** What the stream needs from the advisor: its hooks and its decisions, bound to one chain. */
+export interface ToolLoopSteps {
+  start(): Promise<ToolLoop>
+  beforeRound(request: ChatClientRequest): MaybePromise<ChatClientRequest>
+  openRound(request: ChatClientRequest): AsyncIterable<ChatClientResponse>
+  afterRound(response: ChatClientResponse): MaybePromise<ChatClientResponse>
+  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): MaybePromise<RoundEnd>
+  nextInstructions(
+    request: ChatClientRequest,
+    response: ChatClientResponse,
+    result: ToolExecutionResult,
+  ): MaybePromise<Message[]>
+}
+
+/**
+ * The streaming tool loop: text streams live; tool-call chunks are held back, aggregated, and run
+ * between rounds, each round a source of its own.
+ */
+export function toolLoopStream(steps: ToolLoopSteps): AsyncIterable<ChatClientResponse> {
+  return streamStage(new ToolLoopRounds(steps))
+}
+
+class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
+  readonly aggregates = true
+  #loop: ToolLoop | undefined
+  /** The round's request, and the context of its latest chunk. */
+  #request: ChatClientRequest | undefined
+  #context: Record<string, unknown> = {}
+  #usageShown = false
+
+  constructor(private readonly steps: ToolLoopSteps) {}
+
+  async open(): Promise<AsyncIterable<ChatClientResponse>> {
+    this.#loop = await this.steps.start()
+    return this.#openRound()
+  }
+
+  chunk(chunk: ChatClientResponse): ChatClientResponse | undefined {
+    this.#context = chunk.context
+    const chatResponse = chunk.chatResponse
+    if (!chatResponse) return chunk
+    const visible = withoutToolCalls(chatResponse)
+    if (!visible) return undefined
+    const usage = visible.metadata.usage
+    if (!usage) return visible === chatResponse ? chunk : { context: chunk.context, chatResponse: visible }
+    this.#usageShown = true
+    const total = this.#loop!.usage ? addUsage(this.#loop!.usage, usage)! : usage
+    return { context: chunk.context, chatResponse: withUsage(visible, total) }
+  }
+
+  async end(
+    aggregate: ChatResponse | null,
+  ): Promise<{ source: AsyncIterable<ChatClientResponse> } | { last: ChatClientResponse[] }> {
+    const loop = this.#loop!
+    const request = this.#request!
+    const after = this.steps.afterRound({ chatResponse: aggregate, context: this.#context })
+    const response = after instanceof Promise ? await after : after
+    loop.received(response)
+    const end = this.steps.endOfRound(loop, request, response)
+    const ended = end instanceof Promise ? await end : end
+    if (ended.done) return { last: finalChunks(ended, response, this.#usageShown, loop.usage) }
+    const next = this.steps.nextInstructions(request, response, ended.result)
+    loop.advance(next instanceof Promise ? await next : next)
+    return { source: await this.#openRound() }
+  }
+
+  fail(error: unknown): never {
+    const loop = this.#loop
+    const reason = isAbortError(error) ? 'aborted' : 'error'
+    loop?.emit({ type: 'tool-loop-end', rounds: loop.round, reason, error: errorInfo(error) })
+    throw error
+  }
+
+  stop(): void {
+    const loop = this.#loop
+    const stopped = new DOMException('The reader stopped the stream.', 'AbortError')
+    loop?.emit({ type: 'tool-loop-end', rounds: loop.round, reason: 'aborted', error: errorInfo(stopped) })
+  }
+
+  #openRound(): MaybePromise<AsyncIterable<ChatClientResponse>> {
+    const before = this.steps.beforeRound(this.#loop!.nextRequest())
+    return before instanceof Promise ? before.then(this.#send) : this.#send(before)
+  }
+
+  readonly #send = (request: ChatClientRequest): AsyncIterable<ChatClientResponse> => {
+    this.#loop!.sending(request)
+    this.#request = request
+    this.#context = request.context
+    this.#usageShown = false
+    return this.steps.openRound(request)
+  }
+}
+
+/**
+ * A chunk as the caller may see it: tool calls and their progress removed (they never leave the
+ * loop; `.stream().parts()` reports them from inside it); null when nothing is left.
+ */
+function withoutToolCalls(chunk: ChatResponse): ChatResponse | null {
+  if (chunk.results[0]?.output.toolCallDeltas) return null
+  if (!hasToolCalls(chunk)) return chunk
+  const results = chunk.results
+    .filter((generation) => generation.output.text !== '')
+    .map((generation) => ({ output: { ...generation.output, toolCalls: [] }, metadata: {} }))
+  return results.length > 0 ? { results, metadata: chunk.metadata } : null
+}
+
+function withUsage(chunk: ChatResponse, usage: Usage): ChatResponse {
+  return { results: chunk.results, metadata: { ...chunk.metadata, usage } }
+}
+
+/**
+ * After the last round: a returnDirect or limit answer (one chunk per generation), tool calls a
+ * checker chose not to run, or the summed usage when the last round showed none.
+ */
+function finalChunks(
+  end: { replaced: boolean; response: ChatClientResponse },
+  round: ChatClientResponse,
+  usageShown: boolean,
+  usage: Usage | undefined,
+): ChatClientResponse[] {
+  const final = end.response
+  const context = final.context
+  if (end.replaced && final.chatResponse) {
+    const metadata = final.chatResponse.metadata
+    return final.chatResponse.results.map((generation) => ({
+      context,
+      chatResponse: { results: [generation], metadata },
+    }))
+  }
+  const chunks: ChatClientResponse[] = []
+  for (const generation of round.chatResponse?.results ?? []) {
+    if (generation.output.toolCalls.length === 0) continue
+    const output = { ...generation.output, text: '' }
+    chunks.push({ context, chatResponse: { results: [{ output, metadata: generation.metadata }], metadata: {} } })
+  }
+  if (!usageShown && usage) {
+    chunks.push({
+      context,
+      chatResponse: { results: [{ output: assistantMessage(''), metadata: {} }], metadata: { usage } },
+    })
+  }
+  return chunks
+}

@@ -1,0 +1,372 @@
+import { abortError } from './abort'
+import type { ChatClientResponse } from './advisor'
+import type { ChatResponse } from './model'
+import { ChatResponseAggregator } from './stream'
+
+/** What follows a source that ended: the end of the stream, another source to read on, or last chunks. */
+export type StageNext<In, Out> = void | { readonly source: AsyncIterable<In> } | { readonly last: readonly Out[] }
+
+/**
+ * One stream layer: its domain logic as a few steps, run by `streamStage`. Every step may throw;
+ * an error of `open`, `chunk`, `end` or the source goes to `fail`, which recovers or rethrows.
+ */
+export interface StreamLayer<In, Out = In> {
+  /** Opens the source, on the first read: an error of setting up surfaces from iteration. */
+  open(): AsyncIterable<In> | Promise<AsyncIterable<In>>
+  /** What the reader gets for a chunk: a chunk, undefined to skip it, or a promise of either. Default: the chunk. */
+  chunk?(chunk: In): Out | undefined | Promise<Out | undefined>
+  /** The source ended. Default: the stream ends. */
+  end?(aggregate: ChatResponse | null): StageNext<In, Out> | Promise<StageNext<In, Out>>
+  /** The source or a step failed: recover with a next, or throw. Default: rethrow. */
+  fail?(error: unknown, aggregate: ChatResponse | null): StageNext<In, Out> | Promise<StageNext<In, Out>>
+  /** The reader stopped before the end (`return()`); the source is stopped right after. */
+  stop?(aggregate: ChatResponse | null): void
+  /** `chunk` gives every chunk back as it came: a reader that aggregates may take this layer's aggregate. */
+  readonly passesOn?: 'unchanged'
+  /** The chunks are ChatClientResponses whose aggregate `end`, `fail` and `stop` receive (per source). */
+  readonly aggregates?: boolean
+  /** A pending read rejects with an AbortError the moment this signal aborts (the caller's guard). */
+  readonly signal?: AbortSignal
+}
+
+/**
+ * A stream written as a layer (see StreamLayer). Every layer of the chain's stream is one: the
+ * terminal, the observer, the tool loop, memory, retries, approvals... A stage reading another
+ * stage reads through it: a chunk passes all the layers' steps in the one promise reaction of the
+ * innermost source, not a promise and a tick per layer. Unlike an async generator, `return()`
+ * reaches the source at once, even while a read is pending.
+ */
+export function streamStage<In, Out = In>(layer: StreamLayer<In, Out>): AsyncIterableIterator<Out> {
+  return new Stage(layer)
+}
+
+/** A stream of the items given. */
+export function streamOf<T>(...items: T[]): AsyncIterableIterator<T> {
+  return new Stage<T, T>({ open: () => NOTHING, end: () => ({ last: items }) })
+}
+
+type ReaderStep<T> = (result: IteratorResult<T>) => unknown
+type ReaderError = (error: unknown) => unknown
+type Own<Out> = IteratorResult<Out> | Promise<IteratorResult<Out>>
+
+const SKIP: unique symbol = Symbol('skip')
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
+const NOTHING: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) }
+const passOn = <T>(result: T): T => result
+const rethrow = (error: unknown): never => {
+  throw error
+}
+
+/** How a stage gets the aggregate of its source's chunks. */
+const enum Collect {
+  None,
+  /** Decided by the first chunk of each source: borrowed from the source, or kept by this stage. */
+  Undecided,
+  Borrowed,
+  Own,
+}
+
+class Stage<In, Out> implements AsyncIterableIterator<Out> {
+  readonly #layer: StreamLayer<In, Out>
+  #source: AsyncIterator<In> | undefined
+  #finished = false
+  /** Chunks to give before the end (`{ last }`). */
+  #last: Out[] | undefined
+  #collect: Collect
+  #aggregator: ChatResponseAggregator | undefined
+  // The reader's step and error handler, and each composed with this stage's own: made again only
+  // when the reader changes (a reader passes the same pair on every read).
+  #readerStep: ReaderStep<Out> | undefined
+  #readerError: ReaderError | undefined
+  #step: ReaderStep<In> = passOn
+  #error: ReaderError = rethrow
+  // With a signal: the pending read's settlement, and whether the signal aborted.
+  #resolve: ((result: IteratorResult<Out>) => void) | undefined
+  #reject: ((error: unknown) => void) | undefined
+  #aborted = false
+  /** In the layer's `fail`: an abort it causes (the guard cancels the call) must not hide the failure. */
+  #failing = false
+
+  constructor(layer: StreamLayer<In, Out>) {
+    this.#layer = layer
+    this.#collect = layer.aggregates ? Collect.Undecided : Collect.None
+    const signal = layer.signal
+    if (signal) {
+      // An aborted signal fires no more events: one aborted already is seen here.
+      this.#aborted = signal.aborted
+      signal.addEventListener('abort', this.#onAbort, { once: true })
+    }
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  next(): Promise<IteratorResult<Out>> {
+    const signal = this.#layer.signal
+    if (!signal) return this.#read(passOn, rethrow) as Promise<IteratorResult<Out>>
+    if (this.#finished && !this.#last) return Promise.resolve(DONE)
+    if (this.#aborted) {
+      this.#finish()
+      return Promise.reject(abortError(signal))
+    }
+    const pending = new Promise<IteratorResult<Out>>(this.#capture)
+    void this.#read(this.#settle, this.#rejectPending)
+    return pending
+  }
+
+  return(): Promise<IteratorResult<Out>> {
+    this.#last = undefined
+    if (this.#finished) return Promise.resolve(DONE)
+    const reject = this.#reject
+    this.#resolve = this.#reject = undefined
+    this.#finish()
+    let failure: { error: unknown } | undefined
+    try {
+      this.#layer.stop?.(this.#aggregate())
+    } catch (error) {
+      failure = { error }
+    }
+    reject?.(abortError(this.#layer.signal))
+    const stopped = this.#source?.return?.()
+    // The caller's guard never waits: a source that ignores the stop must not hold the caller.
+    const waited = !stopped || this.#layer.signal ? (stopped?.catch(() => {}), undefined) : stopped
+    const done = (): IteratorResult<Out> => {
+      if (failure) throw failure.error
+      return DONE
+    }
+    return waited ? waited.then(done, done) : Promise.resolve().then(done)
+  }
+
+  /** `next().then(onStep, onError)`, through this stage to its source when that is a stage too. */
+  #read(onStep: ReaderStep<Out>, onError: ReaderError): Promise<unknown> {
+    const last = this.#last
+    if (last) {
+      const value = last.shift()!
+      if (last.length === 0) this.#last = undefined
+      return Promise.resolve({ done: false, value }).then(onStep, onError)
+    }
+    if (this.#finished) return Promise.resolve(DONE).then(onStep, onError)
+    if (!this.#source) {
+      let opened: AsyncIterable<In> | Promise<AsyncIterable<In>>
+      try {
+        opened = this.#layer.open()
+      } catch (error) {
+        return this.#settled(() => this.#failure(error), onStep, onError)
+      }
+      if (opened instanceof Promise) {
+        return opened.then(this.#opened, this.#ownError).then(
+          (result) =>
+            // Opened: read on through the source; ended or failed while opening: that result.
+            result === undefined ? this.#read(onStep, onError) : onStep(result),
+          onError,
+        )
+      }
+      this.#use(opened)
+    }
+    if (onStep !== this.#readerStep || onError !== this.#readerError) this.#compose(onStep, onError)
+    return Stage.#readFrom(this.#source!, this.#step, this.#error)
+  }
+
+  static #readFrom<T>(source: AsyncIterator<T>, onStep: ReaderStep<T>, onError: ReaderError): Promise<unknown> {
+    return source instanceof Stage ? source.#read(onStep, onError) : source.next().then(onStep, onError)
+  }
+
+  /** This stage's steps followed by the reader's, in the same reaction. */
+  #compose(onStep: ReaderStep<Out>, onError: ReaderError): void {
+    this.#readerStep = onStep
+    this.#readerError = onError
+    const step = (result: IteratorResult<In>): unknown => {
+      let own: Own<Out> | typeof SKIP
+      try {
+        own = this.#take(result)
+      } catch (error) {
+        try {
+          own = this.#failure(error)
+        } catch (final) {
+          return onError(final)
+        }
+      }
+      if (own === SKIP) return Stage.#readFrom(this.#source!, step, failed)
+      return own instanceof Promise ? own.then(onStep, onError) : onStep(own)
+    }
+    const failed = (error: unknown): unknown => {
+      let own: Own<Out>
+      try {
+        own = this.#failure(error)
+      } catch (final) {
+        return onError(final)
+      }
+      return own instanceof Promise ? own.then(onStep, onError) : onStep(own)
+    }
+    this.#step = step
+    this.#error = failed
+  }
+
+  /** What this stage makes of a result of its source. */
+  #take(result: IteratorResult<In>): Own<Out> | typeof SKIP {
+    // Stopped while the read was pending.
+    if (this.#finished) return DONE
+    if (result.done) return this.#ended()
+    const chunk = result.value
+    if (this.#collect !== Collect.None) this.#collectChunk(chunk as ChatClientResponse)
+    const layer = this.#layer
+    if (!layer.chunk) return result as unknown as IteratorResult<Out>
+    const out = layer.chunk(chunk)
+    if (out === undefined) return SKIP
+    if ((out as unknown) === chunk) return result as unknown as IteratorResult<Out>
+    if (out instanceof Promise) return out.then(this.#mapped, this.#ownError)
+    return { done: false, value: out }
+  }
+
+  #collectChunk(chunk: ChatClientResponse): void {
+    if (this.#collect === Collect.Undecided) {
+      const shared = Stage.#aggregateOf(this.#source!)
+      this.#collect = shared ? Collect.Borrowed : Collect.Own
+      this.#aggregator = shared ?? new ChatResponseAggregator()
+    }
+    if (this.#collect === Collect.Own && chunk.chatResponse) this.#aggregator!.add(chunk.chatResponse)
+  }
+
+  /** The aggregate a stage keeps of the chunks it passes on unchanged, if any: its reader need not fold them again. */
+  static #aggregateOf(source: AsyncIterator<unknown>): ChatResponseAggregator | undefined {
+    if (!(source instanceof Stage) || source.#layer.passesOn !== 'unchanged') return undefined
+    return source.#collect === Collect.Borrowed || source.#collect === Collect.Own ? source.#aggregator : undefined
+  }
+
+  #aggregate(): ChatResponse | null {
+    const aggregator = this.#aggregator
+    return aggregator && aggregator.chunkCount > 0 ? aggregator.result() : null
+  }
+
+  #ended(): Own<Out> {
+    const layer = this.#layer
+    if (!layer.end) {
+      this.#finish()
+      return DONE
+    }
+    const next = layer.end(this.#aggregate())
+    return next instanceof Promise ? next.then(this.#continue, this.#ownError) : this.#continue(next)
+  }
+
+  #failure(error: unknown): Own<Out> {
+    const layer = this.#layer
+    if (this.#finished || !layer.fail) {
+      this.#finish()
+      throw error
+    }
+    let next: StageNext<In, Out> | Promise<StageNext<In, Out>>
+    this.#failing = true
+    try {
+      next = layer.fail(error, this.#aggregate())
+    } catch (thrown) {
+      this.#finish()
+      throw thrown
+    } finally {
+      this.#failing = false
+    }
+    return next instanceof Promise ? next.then(this.#continue, this.#finalError) : this.#continue(next)
+  }
+
+  readonly #continue = (next: StageNext<In, Out>): Own<Out> => {
+    if (this.#finished) return DONE
+    if (!next) {
+      this.#finish()
+      return DONE
+    }
+    if ('source' in next) {
+      this.#use(next.source)
+      return Stage.#readFrom(this.#source!, this.#ownStep, this.#ownError) as Promise<IteratorResult<Out>>
+    }
+    this.#finish()
+    if (next.last.length === 0) return DONE
+    const [first, ...rest] = next.last
+    if (rest.length > 0) this.#last = rest
+    return { done: false, value: first! }
+  }
+
+  #use(source: AsyncIterable<In>): void {
+    this.#source = source[Symbol.asyncIterator]()
+    if (this.#collect !== Collect.None) {
+      this.#collect = Collect.Undecided
+      this.#aggregator = undefined
+    }
+  }
+
+  /** The source opened after a while: undefined to read on, or the result it came to. */
+  readonly #opened = (source: AsyncIterable<In>): IteratorResult<Out> | undefined => {
+    if (this.#finished) {
+      void source[Symbol.asyncIterator]()
+        .return?.()
+        ?.catch(() => {})
+      return DONE
+    }
+    this.#use(source)
+    return undefined
+  }
+
+  /** Steps of this stage alone, for the reads it makes itself (a skipped chunk read again, a new source). */
+  readonly #ownStep = (result: IteratorResult<In>): Own<Out> => {
+    let own: Own<Out> | typeof SKIP
+    try {
+      own = this.#take(result)
+    } catch (error) {
+      return this.#failure(error)
+    }
+    return own === SKIP ? this.#readOwn() : own
+  }
+
+  readonly #ownError = (error: unknown): Own<Out> => this.#failure(error)
+
+  readonly #finalError = (error: unknown): never => {
+    this.#finish()
+    throw error
+  }
+
+  readonly #mapped = (out: Out | undefined): Own<Out> =>
+    this.#finished ? DONE : out === undefined ? this.#readOwn() : { done: false, value: out }
+
+  #readOwn(): Promise<IteratorResult<Out>> {
+    return Stage.#readFrom(this.#source!, this.#ownStep, this.#ownError) as Promise<IteratorResult<Out>>
+  }
+
+  #settled(own: () => Own<Out>, onStep: ReaderStep<Out>, onError: ReaderError): Promise<unknown> {
+    try {
+      return Promise.resolve(own()).then(onStep, onError)
+    } catch (error) {
+      return Promise.reject(error).then(undefined, onError)
+    }
+  }
+
+  #finish(): void {
+    this.#finished = true
+    this.#layer.signal?.removeEventListener('abort', this.#onAbort)
+  }
+
+  readonly #capture = (resolve: (result: IteratorResult<Out>) => void, reject: (error: unknown) => void): void => {
+    this.#resolve = resolve
+    this.#reject = reject
+  }
+
+  readonly #settle = (result: IteratorResult<Out>): void => {
+    const resolve = this.#resolve
+    this.#resolve = this.#reject = undefined
+    resolve?.(result)
+  }
+
+  readonly #rejectPending = (error: unknown): void => {
+    const reject = this.#reject
+    this.#resolve = this.#reject = undefined
+    reject?.(error)
+  }
+
+  // A pending read rejects at once; with none pending, the next read does.
+  readonly #onAbort = (): void => {
+    this.#aborted = true
+    const reject = this.#reject
+    if (!reject || this.#failing) return
+    this.#resolve = this.#reject = undefined
+    this.#finish()
+    reject(abortError(this.#layer.signal))
+  }
+}
