@@ -1,4 +1,4 @@
-import type { EventSourceMessage } from 'eventsource-parser'
+import type { ServerSentEvent } from './sse'
 import { type ChatResponse, type ToolCall, type ToolCallDelta } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import {
@@ -53,7 +53,7 @@ export class ResponsesStreamReader {
     private readonly toolCallDeltas = false,
   ) {}
 
-  read(message: EventSourceMessage): ChatResponse[] {
+  read(message: ServerSentEvent): ChatResponse[] {
     if (this.#final) return []
     const event = streamEvent(message.data, 'a stream event', this.context)
     const type = optionalString(event['type'], 'type', this.context) ?? message.event

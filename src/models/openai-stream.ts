@@ -1,4 +1,4 @@
-import type { EventSourceMessage } from 'eventsource-parser'
+import type { ServerSentEvent } from './sse'
 import type { ToolCall, ToolCallDelta, ChatResponse, Usage } from '../core'
 import { streamError, type ErrorContext } from './errors'
 import { parseProviderError } from './http-error'
@@ -62,7 +62,7 @@ export class OpenAIStreamReader {
   ) {}
 
   /** The chunks one event yields (reasoning and text deltas). */
-  read(event: EventSourceMessage): ChatResponse[] {
+  read(event: ServerSentEvent): ChatResponse[] {
     if (this.#done) return []
     const data = event.data.trim()
     if (data === '[DONE]') {

@@ -16,7 +16,7 @@ async function bundle(entry: string): Promise<Rolldown.OutputChunk[]> {
       write: false,
       minify: false,
       lib: { entry: join(root, entry), formats: ['es'] },
-      rolldownOptions: { external: [/^@mlc-ai\/web-llm/, /^ajv/, /^@cfworker/, /^eventsource-parser/] },
+      rolldownOptions: { external: [/^@mlc-ai\/web-llm/, /^ajv/, /^@cfworker/] },
     },
   })
   const output = (Array.isArray(result) ? result[0]! : result) as Rolldown.RolldownOutput
