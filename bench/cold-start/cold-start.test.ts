@@ -150,6 +150,7 @@ describe('the columns', () => {
       dependentDepth: 2,
       callToFirstModelRequest: 120,
       jsBetweenRounds: 1,
+      jsBetweenRoundsDepth: 1,
       gapBetweenModelRequests: 10,
       callToFirstText: 300,
     })
@@ -184,6 +185,7 @@ describe('the summary', () => {
       dependentDepth: 0,
       callToFirstModelRequest: value,
       jsBetweenRounds: 0,
+      jsBetweenRoundsDepth: 0,
       gapBetweenModelRequests: value * 2,
       callToFirstText: value * 10,
     }))
@@ -215,6 +217,7 @@ describe('the summary', () => {
         dependentDepth: 0,
         callToFirstModelRequest: scale,
         jsBetweenRounds: 0,
+        jsBetweenRoundsDepth: 0,
         gapBetweenModelRequests: 2 * scale,
         callToFirstText: 100 * scale,
       },
@@ -240,7 +243,7 @@ describe('the summary', () => {
     expect(lines[0]).toMatch(/^app +JS KB gz +JS requests/)
     expect(lines.slice(1, 5).map((line) => line.split('  ')[0])).toEqual(['hand', 'AI SDK', 'stream', 'call *'])
     expect(lines).toContain(
-      'advisor-chain-stream / ai-sdk (medians): call → 1st model request 4×, gap between requests 4×, call → first token 4×',
+      'advisor-chain-stream / ai-sdk (medians): call → 1st model request 4×, gap 4×, call → first token 4×',
     )
   })
 })

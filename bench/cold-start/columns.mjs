@@ -12,6 +12,7 @@ import { MODEL_PATH } from './model-script.mjs'
  *   dependentDepth: number,
  *   callToFirstModelRequest: number,
  *   jsBetweenRounds: number,
+ *   jsBetweenRoundsDepth: number,
  *   gapBetweenModelRequests: number,
  *   callToFirstText: number,
  * }} Columns
@@ -21,10 +22,11 @@ import { MODEL_PATH } from './model-script.mjs'
 export const COLUMNS = /** @type {const} */ ([
   { key: 'jsRequests', header: 'JS requests', ms: false },
   { key: 'dependentFetches', header: 'dependent fetches', ms: false },
-  { key: 'dependentDepth', header: 'in a chain of', ms: false },
+  { key: 'dependentDepth', header: '(chain)', ms: false },
   { key: 'callToFirstModelRequest', header: 'call → 1st model request ms', ms: true },
   { key: 'jsBetweenRounds', header: 'JS between rounds', ms: false },
-  { key: 'gapBetweenModelRequests', header: 'gap between requests ms', ms: true },
+  { key: 'jsBetweenRoundsDepth', header: '(chain)', ms: false },
+  { key: 'gapBetweenModelRequests', header: 'gap ms', ms: true },
   { key: 'callToFirstText', header: 'call → first token ms', ms: true },
 ])
 
@@ -34,9 +36,10 @@ export const isModelRequest = (/** @type {Resource} */ resource) => pathOf(resou
 
 /**
  * One run's columns. A dependent fetch is a JS request that starts after the call and before the
- * first model request; their chain is the longest run of them each started after the previous one
- * ended (each costs the server's delay at least). The gap runs from the end of the first model
- * response to the second request.
+ * first model request; the JS between rounds starts after the first model request and before the
+ * second. A chain is the longest run of such requests each started after the one before ended: each
+ * link costs the server's delay at least. The gap runs from the end of the first model response to
+ * the second request.
  * @param {Resource[]} resources
  * @param {TurnTimes} turn
  * @returns {Columns}
@@ -50,12 +53,14 @@ export function columnsOf(resources, { callAt, firstTextAt }) {
   const startedIn = (/** @type {number} */ from, /** @type {number} */ to) =>
     scripts.filter((script) => script.startTime >= from && script.startTime < to)
   const dependent = startedIn(callAt, first.startTime)
+  const betweenRounds = startedIn(first.startTime, second.startTime)
   return {
     jsRequests: scripts.length,
     dependentFetches: dependent.length,
     dependentDepth: longestChain(dependent),
     callToFirstModelRequest: first.startTime - callAt,
-    jsBetweenRounds: startedIn(first.startTime, second.startTime).length,
+    jsBetweenRounds: betweenRounds.length,
+    jsBetweenRoundsDepth: longestChain(betweenRounds),
     gapBetweenModelRequests: second.startTime - first.responseEnd,
     callToFirstText: firstTextAt - callAt,
   }

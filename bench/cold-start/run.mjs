@@ -95,8 +95,9 @@ function buildApps() {
       '--outDir',
       distOf(name),
       '--emptyOutDir',
+      // Errors only: the AI SDK's chunk is over Vite's size warning, and the bench reports sizes itself.
       '--logLevel',
-      'warn',
+      'error',
     ])
   }
 }
