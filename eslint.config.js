@@ -15,6 +15,8 @@ export default tseslint.config(
       // The consumer app imports the installed tarball; its own type checks (bundler and nodenext) cover it.
       'e2e/consumer/src',
       'e2e/consumer/.generated',
+      // Likewise the cold-start apps: they import what bench/cold-start installs; its runner type-checks them.
+      'bench/cold-start/apps',
     ],
   },
   js.configs.recommended,

@@ -1,6 +1,7 @@
 // Builds each bench/*.bench.ts with Vite (production code, no test transforms), runs it in a fresh
-// Node process — and the benches in BROWSER_BENCHES also in Chromium — and prints one JSON document
-// with every result. Usage: npm run bench [-- name-filter]
+// Node process — and the benches in BROWSER_BENCHES also in Chromium — measures bundle sizes and the
+// cold start of a page (bench/cold-start), and prints one JSON document with every result.
+// Usage: npm run bench [-- name-filter]
 import { spawnSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -91,5 +92,17 @@ if ('bundle-size'.includes(filter)) {
   const { measureSizes } = await import('../scripts/size.mjs')
   const what = 'minified + gzip KB from dist/, first chunk vs chunks loaded on demand; peer dependencies not counted'
   results.push({ bench: 'bundle-size', what, sizes: await measureSizes() })
+}
+// The first message of a page, from the packed package, in Chromium: its own runner (bench/cold-start).
+if ('cold-start'.includes(filter)) {
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'cold-start', 'run.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  if (run.status !== 0) {
+    console.error('bench cold-start failed')
+    process.exit(1)
+  }
+  results.push(JSON.parse(run.stdout.trim().split('\n').at(-1)))
 }
 console.log(JSON.stringify({ node: process.version, results }, null, 2))
