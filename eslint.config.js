@@ -2,6 +2,16 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import { layers } from './eslint/layers.js'
 
+/** The only files that load code on demand: code a page may never use. */
+const LAZY_LOADERS = [
+  'src/webllm/runtime.ts', // WebLLM itself
+  'src/mcp/connection.ts', // the MCP SDK's SSE transport, for servers without Streamable HTTP
+  'src/mcp/tool-schema.ts', // the JSON Schema meta-schema that MCP tool schemas are checked against
+  'src/schema/json-validator.ts', // ajv, or the interpreting validator, for schemas the fast validator leaves
+  'src/schema/schema.ts', // the loader above
+  'devtools/index.tsx', // the devtools panel
+]
+
 export default tseslint.config(
   {
     ignores: [
@@ -37,6 +47,21 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}', 'devtools/**/*.{ts,tsx}'],
     plugins: { layers },
     rules: { 'layers/imports': 'error' },
+  },
+  {
+    // What a call needs loads with the entry: a dynamic import is a fetch a page waits on.
+    files: ['src/**/*.{ts,tsx}', 'devtools/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**', ...LAZY_LOADERS],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression',
+          message:
+            'Import statically: only what a page may never use loads lazily (WebLLM, the MCP SDK, the devtools panel, ajv), from the files listed in eslint.config.js, one level deep.',
+        },
+      ],
+    },
   },
   { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
   {
