@@ -57,14 +57,12 @@ const rethrow = (error: unknown): never => {
   throw error
 }
 
-/** How a stage gets the aggregate of its source's chunks. */
-const enum Collect {
-  None,
-  /** Decided by the first chunk of each source: borrowed from the source, or kept by this stage. */
-  Undecided,
-  Borrowed,
-  Own,
-}
+// How a stage gets the aggregate of its source's chunks: not at all, or (decided by the first chunk
+// of each source) borrowed from the source or kept by the stage itself.
+const NONE = 0
+const UNDECIDED = 1
+const BORROWED = 2
+const OWN = 3
 
 class Stage<In, Out> implements AsyncIterableIterator<Out> {
   readonly #layer: StreamLayer<In, Out>
@@ -72,7 +70,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   #finished = false
   /** Chunks to give before the end (`{ last }`). */
   #last: Out[] | undefined
-  #collect: Collect
+  #collect: number
   #aggregator: ChatResponseAggregator | undefined
   // The reader's step and error handler, and each composed with this stage's own: made again only
   // when the reader changes (a reader passes the same pair on every read).
@@ -89,7 +87,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
 
   constructor(layer: StreamLayer<In, Out>) {
     this.#layer = layer
-    this.#collect = layer.aggregates ? Collect.Undecided : Collect.None
+    this.#collect = layer.aggregates ? UNDECIDED : NONE
     const signal = layer.signal
     if (signal) {
       // An aborted signal fires no more events: one aborted already is seen here.
@@ -209,7 +207,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     if (this.#finished) return DONE
     if (result.done) return this.#ended()
     const chunk = result.value
-    if (this.#collect !== Collect.None) this.#collectChunk(chunk as ChatClientResponse)
+    if (this.#collect !== NONE) this.#collectChunk(chunk as ChatClientResponse)
     const layer = this.#layer
     if (!layer.chunk) return result as unknown as IteratorResult<Out>
     const out = layer.chunk(chunk)
@@ -220,18 +218,18 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   }
 
   #collectChunk(chunk: ChatClientResponse): void {
-    if (this.#collect === Collect.Undecided) {
+    if (this.#collect === UNDECIDED) {
       const shared = Stage.#aggregateOf(this.#source!)
-      this.#collect = shared ? Collect.Borrowed : Collect.Own
+      this.#collect = shared ? BORROWED : OWN
       this.#aggregator = shared ?? new ChatResponseAggregator()
     }
-    if (this.#collect === Collect.Own && chunk.chatResponse) this.#aggregator!.add(chunk.chatResponse)
+    if (this.#collect === OWN && chunk.chatResponse) this.#aggregator!.add(chunk.chatResponse)
   }
 
   /** The aggregate a stage keeps of the chunks it passes on unchanged, if any: its reader need not fold them again. */
   static #aggregateOf(source: AsyncIterator<unknown>): ChatResponseAggregator | undefined {
     if (!(source instanceof Stage) || source.#layer.passesOn !== 'unchanged') return undefined
-    return source.#collect === Collect.Borrowed || source.#collect === Collect.Own ? source.#aggregator : undefined
+    return source.#collect === BORROWED || source.#collect === OWN ? source.#aggregator : undefined
   }
 
   #aggregate(): ChatResponse | null {
@@ -287,8 +285,8 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
 
   #use(source: AsyncIterable<In>): void {
     this.#source = source[Symbol.asyncIterator]()
-    if (this.#collect !== Collect.None) {
-      this.#collect = Collect.Undecided
+    if (this.#collect !== NONE) {
+      this.#collect = UNDECIDED
       this.#aggregator = undefined
     }
   }
