@@ -95,7 +95,8 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     const object = record(schema)
     for (const key of Object.keys(object)) annotation(key, object[key], object)
     const types = typesOf(object)
-    const typeError = `must be ${String(object['type'])}`
+    // ajv adds `nullable`'s null to a type list in place, so its message names it there.
+    const typeError = `must be ${Array.isArray(object['type']) ? types.join(',') : String(object['type'])}`
     const present = (keyword: string) => object[keyword] !== undefined
     const steps: Check[] = []
     if (types.length && !(types.length == 1 && BY_TYPE.some(([type, kws]) => type == types[0] && kws.some(present)))) {
