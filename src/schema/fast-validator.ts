@@ -228,7 +228,7 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
         if (check == valid) return undefined
         // ajv words more items than `prefixItems` allows as maxItems does.
         if (rule === false && prefix) return step('maxItems', prefix, schema)
-        return eachItem(Array<Check>(prefix), check)
+        return eachItem([], check, prefix)
       }
       case 'uniqueItems':
         return must(typeof rule == 'boolean') && rule ? unique(schema['items']) : undefined
@@ -273,13 +273,13 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     }
   }
 
-  /** Checks the leading items against `leading` (holes skip an item) and the others against `rest`. */
-  function eachItem(leading: Check[], rest?: Check): Check {
+  /** Checks the items from `start` on: the leading ones against `leading`, the others against `rest`. */
+  function eachItem(leading: Check[], rest?: Check, start = 0): Check {
     return (value) => {
       const list = value as unknown[]
       let ok = true
-      for (let i = 0; i < (rest ? list.length : Math.min(list.length, leading.length)); i++) {
-        const check = i < leading.length ? leading[i] : rest
+      for (let i = start; i < list.length; i++) {
+        const check = leading[i] ?? rest
         if (check) ok = at(i, check, list[i]) && ok
       }
       return ok
