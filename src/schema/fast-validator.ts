@@ -214,12 +214,14 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
         }
       }
       case 'format':
+        // Not validated (ajv runs with validateFormats: false), but it counts for the type's group.
         return must(typeof rule == 'string') && undefined
       case 'pattern': {
         const pattern = new RegExp(text(rule), 'u')
         return (value) => pattern.test(value as string) || fail(`must match pattern "${text(rule)}"`)
       }
       case 'prefixItems':
+        // ajv's draft-07 ignores it; rare enough there to leave to ajv.
         return must(!draft07) && eachItem(schemas(rule, inner))
       case 'items': {
         if (draft07 && Array.isArray(rule)) return eachItem(schemas(rule, inner))
@@ -286,7 +288,10 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     }
   }
 
-  /** ajv compares items of scalar types by value, skipping those of other types, and others deeply. */
+  /**
+   * ajv compares items of scalar types by value, skipping those of other types, and others deeply.
+   * Pairwise here, allocating nothing: tool arguments hold short lists.
+   */
   function unique(itemsRule: unknown): Check {
     const types = TYPES['object']!(itemsRule) ? typesOf(itemsRule as JsonObject) : []
     const scalar = types.length > 0 && !types.some((type) => type == 'object' || type == 'array')
