@@ -2,7 +2,7 @@ import { OutputParseError, type ChatClient, type FromJsonSchema } from 'advisor-
 import { useState } from 'react'
 
 // Structured output: the answer is a validated object, rendered as a card. A plain JSON Schema, so
-// it is checked by ajv, or by the interpreting validator in pages whose CSP forbids eval.
+// it is checked by the library's fast validator, compiled when the schema is resolved (no eval).
 const tripSchema = {
   type: 'object',
   properties: {

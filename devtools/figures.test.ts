@@ -91,10 +91,17 @@ describe('figures that tell the truth', () => {
     expect(figures.toolMs).toBeLessThan(figures.setupMs / 2)
   })
 
-  it('gives a JSON Schema tool a prepare step that loads its validator', async () => {
-    const prepare = weather.prepare?.bind(weather)
+  it('gives a JSON Schema tool a prepare step that loads its validator, where ajv validates it', async () => {
+    const lazy = defineTool({
+      name: 'lazy',
+      description: 'A schema the fast validator leaves to ajv',
+      inputSchema: { type: 'object', patternProperties: { '^x': { type: 'string' } } },
+      execute: () => 'done',
+    })
+    const prepare = lazy.prepare?.bind(lazy)
     expect(prepare).toBeTypeOf('function')
     await expect(prepare!()).resolves.toBeUndefined()
+    expect('prepare' in weather, 'a schema the fast validator takes has nothing to load').toBe(false)
   })
 
   it('shows no tokens per second for a round that only calls tools, nor for an unstreamed call', async () => {

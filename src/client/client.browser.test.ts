@@ -21,7 +21,7 @@ describe('ChatClient in Chromium', () => {
 })
 
 describe('The tool loop in Chromium', () => {
-  it('runs a browser tool between two rounds, validating its arguments with ajv', async () => {
+  it("runs a browser tool between two rounds, validating its arguments with ajv's messages", async () => {
     const { defineTool } = await import('../tools')
     const title = defineTool({
       name: 'set_title',

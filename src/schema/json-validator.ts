@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../core'
+import { draftOf } from './schema-draft'
 
 /** One schema violation: a JSON pointer into the value (`''` is the value itself) and the rule it breaks. */
 export interface SchemaIssue {
@@ -38,11 +39,6 @@ export function canGenerateCode(): boolean {
     }
   }
   return codeGeneration
-}
-
-function draftOf(schema: JsonSchema): 'draft-07' | '2020-12' {
-  const declared = typeof schema['$schema'] === 'string' ? schema['$schema'] : ''
-  return /draft-0[4-7]/.test(declared) ? 'draft-07' : '2020-12'
 }
 
 async function ajvValidator(schema: JsonSchema): Promise<JsonValidator> {

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../core'
+import { fastValidator } from './fast-validator'
 import type { JsonValidator, SchemaIssue } from './json-validator'
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
 
@@ -21,9 +22,10 @@ const JSON_SCHEMA_TARGET = 'draft-2020-12'
 const compiledValidators = new WeakMap<ResolvedSchema, () => JsonValidator | undefined>()
 
 /**
- * For a JSON Schema: a check that validates at once when its validator is compiled already, and
- * gives undefined before that. Undefined for a Standard Schema, which only `validate` can run.
- * A tool whose arguments validate at once answers without a promise.
+ * For a JSON Schema: a check that validates at once when its validator is compiled already (from
+ * the start for a schema the fast validator takes), and gives undefined before that. Undefined for
+ * a Standard Schema, which only `validate` can run. A tool whose arguments validate at once
+ * answers without a promise.
  */
 export function validatorNow<T>(
   schema: ResolvedSchema<T>,
@@ -33,21 +35,23 @@ export function validatorNow<T>(
   return (value) => {
     const validator = compiledValidator()
     if (!validator) return undefined
-    const issues = validator(value)
-    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
+    return validation<T>(value, validator(value))
   }
 }
 
 /**
  * Resolves a schema: a Standard Schema validates with its own validator and gives its JSON Schema
  * (`input` side for tool arguments, `output` side for structured answers); a JSON Schema validates
- * with ajv (or, under a strict CSP, an interpreting validator).
+ * with the fast validator, compiled here, when it takes the schema, else with ajv (or, under a
+ * strict CSP, an interpreting validator), loaded and compiled with the first check.
  */
 export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | 'output'): ResolvedSchema<T> {
   if (isStandardSchema(schema)) return standardSchema<T>(schema, side)
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
   }
+  const fast = fastValidator(schema)
+  if (fast) return validatedAtOnce<T>(schema, fast)
   let compiled: Promise<JsonValidator> | undefined
   let ready: JsonValidator | undefined
   // The validator's loader (ajv, or the interpreter under a strict CSP) loads with the first check.
@@ -61,12 +65,27 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
       await validator()
     },
     async validate(value) {
-      const issues = (await validator())(value)
-      return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
+      return validation<T>(value, (await validator())(value))
     },
   }
   compiledValidators.set(resolved, () => ready)
   return resolved
+}
+
+/** A JSON Schema whose validator is compiled already: nothing to load or prepare. */
+function validatedAtOnce<T>(schema: JsonSchema, validator: JsonValidator): ResolvedSchema<T> {
+  const resolved: ResolvedSchema<T> = {
+    jsonSchema: schema,
+    async validate(value) {
+      return validation<T>(value, validator(value))
+    },
+  }
+  compiledValidators.set(resolved, () => validator)
+  return resolved
+}
+
+function validation<T>(value: unknown, issues: SchemaIssue[]): Validation<T> {
+  return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues }
 }
 
 function standardSchema<T>(schema: StandardSchemaV1, side: 'input' | 'output'): ResolvedSchema<T> {
