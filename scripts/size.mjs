@@ -1,7 +1,8 @@
 // The size gate: the gzip bytes a page must load before its first model request leaves — the
-// entry an app's production build makes of a few imported names and everything it imports
-// statically — measured from the built package (dist/, as the tarball ships it) with Vite,
-// minified, tree-shaken and gzipped. Peer dependencies are the app's own and not counted.
+// script an app's production build makes of a page that uses a few names, and everything it
+// imports statically — measured from the built package (dist/, as the tarball ships it) with a
+// Vite app build, minified, tree-shaken and gzipped. Peer dependencies are the app's own and not
+// counted.
 // What loads on demand is reported apart and may only be what a page may never use: no chunk of
 // the first call's code may be lazy, so the first call never waits on a fetch.
 // Usage: node scripts/size.mjs   (needs `npm run build:lib` first; exits 1 when over a budget)
@@ -15,15 +16,17 @@ import { packageEntries, packageJson, root } from './entries.mjs'
 const COMBINATIONS = [
   {
     label: 'before the first model request: ChatClient + defineTool + OpenAIChatModel + ObserverAdvisor',
-    code: `export { ChatClient, defineTool, OpenAIChatModel, ObserverAdvisor } from 'advisor-chain'`,
+    names: ['ChatClient', 'defineTool', 'OpenAIChatModel', 'ObserverAdvisor'],
+    from: 'advisor-chain',
     budgetKB: 30,
     firstCall: true,
   },
-  { label: 'ChatClient + defineTool', code: `export { ChatClient, defineTool } from 'advisor-chain'`, firstCall: true },
+  { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },
   {
     // What an app imports to mount the panel; the panel itself loads when it first renders.
     label: 'devtools: AdvisorDevtools + AdvisorDevtoolsPanel + createDevtoolsStore',
-    code: `export { AdvisorDevtools, AdvisorDevtoolsPanel, createDevtoolsStore } from 'advisor-chain/devtools'`,
+    names: ['AdvisorDevtools', 'AdvisorDevtoolsPanel', 'createDevtoolsStore'],
+    from: 'advisor-chain/devtools',
     budgetKB: 8,
   },
 ]
@@ -40,7 +43,7 @@ const LAZY = [
 export function sizeRows() {
   const entries = packageEntries().map(({ specifier }) => ({
     label: `everything in ${specifier}`,
-    code: `export * from '${specifier}'`,
+    from: specifier,
     firstCall: specifier === packageJson.name,
   }))
   return [...COMBINATIONS, ...entries]
@@ -54,22 +57,24 @@ const alias = packageEntries().map((entry) => ({
   replacement: join(root, entry.output),
 }))
 
-async function measure({ label, code, firstCall }, index) {
-  mkdirSync(workDir, { recursive: true })
-  const file = join(workDir, `${index}.js`)
-  writeFileSync(file, `${code}\n`)
+/** A page that uses `names` of `from` (every export when none are named), as an app's own code would. */
+function pageScript(names, from) {
+  if (!names) return `import * as used from '${from}'\nglobalThis.used = used\n`
+  return `import { ${names.join(', ')} } from '${from}'\nglobalThis.used = [${names.join(', ')}]\n`
+}
+
+async function measure({ label, names, from, firstCall }, index) {
+  const page = join(workDir, String(index))
+  mkdirSync(page, { recursive: true })
+  writeFileSync(join(page, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n')
+  writeFileSync(join(page, 'main.js'), pageScript(names, from))
   const result = await build({
-    root: workDir,
+    root: page,
     configFile: false,
     logLevel: 'silent',
     resolve: { alias },
     define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      write: false,
-      minify: true,
-      lib: { entry: file, formats: ['es'], fileName: 'entry' },
-      rolldownOptions: { external: peers },
-    },
+    build: { write: false, rolldownOptions: { external: peers } },
   })
   const chunks = (Array.isArray(result) ? result : [result])
     .flatMap((output) => output.output)
