@@ -1,6 +1,6 @@
 import { Validator } from '@cfworker/json-schema'
 import type { JsonSchema } from '../core'
-import { jsonValidator } from '../schema'
+import { resolveSchema } from '../schema'
 
 // The draft-07 meta-schema is permissive enough for 2020-12 schemas (unknown keywords pass) and
 // catches what a model API refuses: a misspelt type, a `required` that is not a list, and so on.
@@ -19,6 +19,14 @@ const CONTAINERS = new Set(['properties', 'additionalProperties', 'items', 'anyO
 
 /** Why a tool's input schema cannot be offered to a model, or `undefined` when it can. */
 export async function schemaProblem(schema: JsonSchema): Promise<string | undefined> {
+  // The tool's validator is prepared while the meta-schema loads, not after it.
+  let prepared: Promise<void> | undefined
+  try {
+    prepared = resolveSchema(schema, 'input').prepare?.()
+  } catch (error) {
+    return `its input schema cannot be used: ${(error as Error).message}`
+  }
+  prepared?.catch(() => {})
   const checked = (await metaValidator()).validate(schema)
   if (!checked.valid) {
     const reasons = checked.errors
@@ -28,7 +36,7 @@ export async function schemaProblem(schema: JsonSchema): Promise<string | undefi
   }
   try {
     // Compiled now, so a broken reference is found here and the first call does not wait for it.
-    await jsonValidator(schema)
+    await prepared
   } catch (error) {
     return `its input schema cannot be used: ${(error as Error).message}`
   }
