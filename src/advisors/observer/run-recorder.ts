@@ -17,6 +17,8 @@ import {
   TRACE_VERSION,
   type RunStatus,
   type TraceEvent,
+  type TraceEventOf,
+  type TraceEventType,
   type TraceEventBody,
   type TraceSink,
   type TracedAdvisor,
@@ -55,19 +57,18 @@ export class RunRecorder {
   }
 
   /**
-   * Sends an event: the one place its header is written, onto `body` (always a fresh object of the
-   * event's own fields, so no copy per event). `t`: when it happened, if the caller read the clock.
+   * A new event of `type`: the one place an event's header is written. The caller sets the event's
+   * own fields on it and sends it (a header first and fields after make one shape per call site; a
+   * header written onto bodies of every kind would make the stores megamorphic, slow on every round).
    */
-  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
+  #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
     // Joined chunks come before whatever follows them.
     if (this.#chunks?.pending) this.#chunks.flush()
-    const event = body as TraceEvent
-    event.v = TRACE_VERSION
-    event.seq = this.nextSeq()
-    event.runId = this.runId
-    event.round = round
-    event.advisor = advisor
-    event.t = t
+    const header = { type, v: TRACE_VERSION, seq: this.nextSeq(), runId: this.runId, round, advisor, t }
+    return header as TraceEventOf<T>
+  }
+
+  #send(event: TraceEvent): void {
     try {
       this.sink.emit(event)
     } catch (error) {
@@ -75,12 +76,20 @@ export class RunRecorder {
     }
   }
 
+  /** Sends an event of `body`'s fields. `t`: when it happened, if the caller read the clock. */
+  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
+    this.#send(Object.assign(this.#event(body.type, round, advisor, t), body))
+  }
+
   roundStart(round: number, advisor: string, t: number): void {
-    this.emit(round, { type: 'round-start' }, advisor, t)
+    this.#send(this.#event('round-start', round, advisor, t))
   }
 
   roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t = now()): void {
-    this.emit(round, { type: 'round-end', status, durationMs }, advisor, t)
+    const event = this.#event('round-end', round, advisor, t)
+    event.status = status
+    event.durationMs = durationMs
+    this.#send(event)
   }
 
   start(
@@ -107,14 +116,12 @@ export class RunRecorder {
     this.#lastLength = messages.length
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    const body: TraceEventBody & { type: 'model-request' } = {
-      type: 'model-request',
-      messages: sent,
-      options: this.#options(options),
-    }
-    if (provider) body.provider = provider
-    if (shared > 0) body.shared = shared
-    this.emit(round, body, this.advisor, t)
+    const event = this.#event('model-request', round, this.advisor, t ?? now())
+    event.messages = sent
+    event.options = this.#options(options)
+    if (provider) event.provider = provider
+    if (shared > 0) event.shared = shared
+    this.#send(event)
   }
 
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
@@ -127,12 +134,12 @@ export class RunRecorder {
     this.finishReason = finishReason ?? this.finishReason
     const extra = hasExtra(metadata, generation?.metadata) ? this.#extra(metadata, generation?.metadata) : undefined
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    const event: TraceEventBody & { type: 'model-response' } = {
-      type: 'model-response',
-      text: this.redactor.text(generation?.output.text ?? ''),
-      toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
-      durationMs: timing.durationMs,
-    }
+    const text = this.redactor.text(generation?.output.text ?? '')
+    const toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
+    const event = this.#event('model-response', round, this.advisor, timing.at ?? now())
+    event.text = text
+    event.toolCalls = toolCalls
+    event.durationMs = timing.durationMs
     if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
     if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redact)
     if (finishReason) event.finishReason = finishReason
@@ -144,7 +151,7 @@ export class RunRecorder {
       event.tokensPerSecond = usage.completionTokens / generationSeconds
     if (timing.chunks !== undefined) event.chunks = timing.chunks
     if (extra && Object.keys(extra).length > 0) event.metadata = extra
-    this.emit(round, event, this.advisor, timing.at)
+    this.#send(event)
   }
 
   /** Response metadata beyond id, model, usage and finish reason, masked. */
@@ -189,12 +196,11 @@ export class RunRecorder {
   }
 
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
-    const event: TraceEventBody & { type: 'tool-start' } = {
-      type: 'tool-start',
-      toolCall: this.tracedToolCall(start.toolCall),
-    }
+    const toolCall = this.tracedToolCall(start.toolCall)
+    const event = this.#event('tool-start', round, advisor, t ?? now())
+    event.toolCall = toolCall
     if (start.source) event.source = this.#source(start.source)
-    this.emit(round, event, advisor, t)
+    this.#send(event)
   }
 
   toolEnd(
@@ -212,18 +218,18 @@ export class RunRecorder {
     },
     advisor: string,
   ): void {
-    const event: TraceEventBody & { type: 'tool-end' } = {
-      type: 'tool-end',
-      toolCall: this.tracedToolCall(end.toolCall),
-      result: this.redactor.text(end.result),
-      durationMs: end.durationMs,
-      returnDirect: end.returnDirect,
-    }
+    const toolCall = this.tracedToolCall(end.toolCall)
+    const result = this.redactor.text(end.result)
+    const event = this.#event('tool-end', round, advisor, end.at ?? now())
+    event.toolCall = toolCall
+    event.result = result
+    event.durationMs = end.durationMs
+    event.returnDirect = end.returnDirect
     if (end.error !== undefined) event.error = this.redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
     if (end.source) event.source = this.#source(end.source)
     if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
-    this.emit(round, event, advisor, end.at)
+    this.#send(event)
   }
 
   #source(source: ToolSource): ToolSource {
