@@ -16,6 +16,7 @@ export {
   type StreamAdvisorChain,
 } from './core'
 export { AdvisorChain } from './core'
+export { streamOf, streamStage, type StageNext, type StreamLayer } from './core'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
 export {
   appendToLastUserMessage,
