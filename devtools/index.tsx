@@ -1,7 +1,9 @@
+'use client'
 // advisor-chain/devtools: the store (a TraceSink for an ObserverAdvisor) and the in-page panel.
-// The panel's code is loaded only when it first renders, and in a production build it renders
-// nothing unless `enabled` (or it is loaded with `loadDevtools()`).
-import { Suspense, lazy } from 'react'
+// The panel's code is loaded only when it first renders in a page, and in a production build it
+// renders nothing unless `enabled` (or it is loaded with `loadDevtools()`). On the server, and in
+// the render that hydrates, it renders nothing: it mounts once the page runs.
+import { Suspense, lazy, useEffect, useState } from 'react'
 import { LoadBoundary } from './load-boundary'
 import type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 import type * as Panel from './panel'
@@ -44,9 +46,17 @@ interface Enabled {
   enabled?: boolean
 }
 
+/** False on the server and in the render that hydrates; true once the component mounted in a page. */
+function useMounted(): boolean {
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  return mounted
+}
+
 /** A floating button that opens the panel docked at the bottom or right of the page. */
 export function AdvisorDevtools({ enabled = !isProduction(), ...props }: AdvisorDevtoolsProps & Enabled) {
-  if (!enabled) return null
+  const mounted = useMounted()
+  if (!enabled || !mounted) return null
   return (
     <LoadBoundary>
       <Suspense fallback={null}>
@@ -58,7 +68,8 @@ export function AdvisorDevtools({ enabled = !isProduction(), ...props }: Advisor
 
 /** The panel to place anywhere in your layout (it fills its container). */
 export function AdvisorDevtoolsPanel({ enabled = !isProduction(), ...props }: DevtoolsPanelProps & Enabled) {
-  if (!enabled) return null
+  const mounted = useMounted()
+  if (!enabled || !mounted) return null
   return (
     <LoadBoundary>
       <Suspense fallback={null}>

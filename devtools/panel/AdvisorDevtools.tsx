@@ -21,20 +21,26 @@ const PAGE_ROOM: Record<Dock, number> = { bottom: 240, right: 380 }
 const RIGHT_DOCK_MIN_WIDTH = 900
 
 function defaultSize(dock: Dock): number {
-  return dock === 'bottom' ? Math.min(400, Math.round(window.innerHeight * 0.45)) : 620
+  return dock === 'bottom' ? Math.min(400, Math.round(room().height * 0.45)) : 620
 }
 
 function clampSize(size: number, dock: Dock): number {
-  const room = dock === 'bottom' ? window.innerHeight : window.innerWidth
-  return Math.round(Math.max(Math.min(MIN_SIZE, room / 2), Math.min(size, room - PAGE_ROOM[dock])))
+  const space = dock === 'bottom' ? room().height : room().width
+  return Math.round(Math.max(Math.min(MIN_SIZE, space / 2), Math.min(size, space - PAGE_ROOM[dock])))
+}
+
+/** The viewport's size; a desktop-sized guess where there is no window (a server render). */
+function room(): { width: number; height: number } {
+  return typeof window === 'undefined'
+    ? { width: 1280, height: 800 }
+    : { width: window.innerWidth, height: window.innerHeight }
 }
 
 /** The viewport's size, kept current. */
 function useViewport(): { width: number; height: number } {
-  const read = () => ({ width: window.innerWidth, height: window.innerHeight })
-  const [viewport, setViewport] = useState(read)
+  const [viewport, setViewport] = useState(room)
   useEffect(() => {
-    const onResize = () => setViewport(read())
+    const onResize = () => setViewport(room())
     window.addEventListener('resize', onResize)
     return () => window.removeEventListener('resize', onResize)
   }, [])
