@@ -331,8 +331,15 @@ describe('the proxy in servers', () => {
 })
 
 describe('createModelProxy is configured', () => {
+  it('without a key it still loads (a build may load the route), and answers every request 500', async () => {
+    const proxy = createModelProxy({ provider: 'openai', apiKey: '', models: ['m'] })
+    const response = await proxy(post('/x/chat/completions', { model: 'm' }))
+    expect(response.status).toBe(500)
+    expect(await errorOf(response)).toMatch(/no API key: set it on the server/)
+    expect(received).toHaveLength(0)
+  })
+
   it('with a provider, a key and models, or refuses to start', () => {
-    expect(() => createModelProxy({ provider: 'openai', apiKey: '', models: ['m'] })).toThrow(/needs the apiKey/)
     expect(() => createModelProxy({ provider: 'openai', apiKey: KEY, models: [] })).toThrow(/needs the models/)
     expect(() => createModelProxy({ provider: 'gemini' as 'openai', apiKey: KEY, models: ['m'] })).toThrow(
       /provider must be/,

@@ -4,7 +4,7 @@ import { readLimitedJson } from './request-body'
 export interface ModelProxyOptions {
   /** The API the page's adapter speaks: OpenAIChatModel, OpenAIResponsesChatModel or AnthropicChatModel. */
   provider: 'openai' | 'openai-responses' | 'anthropic'
-  /** The provider's key; it never reaches the page, and is scrubbed from every answer. */
+  /** The provider's key; it never reaches the page, and is scrubbed from every answer. Without it, every request gets a 500. */
   apiKey: string
   /** The provider's base URL; default its public API. */
   baseURL?: string
@@ -72,8 +72,8 @@ export function createModelProxy(options: ModelProxyOptions): (request: Request)
     throw new TypeError(
       `createModelProxy: provider must be 'openai', 'openai-responses' or 'anthropic', got ${String(options.provider)}`,
     )
-  if (typeof options.apiKey !== 'string' || options.apiKey === '')
-    throw new TypeError('createModelProxy needs the apiKey of the provider (read it from the server environment)')
+  if (options.apiKey !== undefined && typeof options.apiKey !== 'string')
+    throw new TypeError('createModelProxy: apiKey must be a string (read it from the server environment)')
   if (!Array.isArray(options.models) || options.models.length === 0)
     throw new TypeError('createModelProxy needs the models the page may ask for, e.g. { models: ["gpt-4o-mini"] }')
   const maxTokens = options.maxTokens
@@ -87,6 +87,8 @@ export function createModelProxy(options: ModelProxyOptions): (request: Request)
   const { apiKey } = options
 
   return async (request) => {
+    // Checked per request, not when the route module loads: a build may load it without the key.
+    if (!apiKey) return proxyError(options.provider, 500, 'The model proxy has no API key: set it on the server.')
     if (request.method !== 'POST') return proxyError(options.provider, 405, 'The model proxy takes POST requests only.')
     if (!new URL(request.url).pathname.replace(/\/+$/, '').endsWith(`/${provider.endpoint}`))
       return proxyError(options.provider, 404, `The model proxy forwards ${provider.endpoint} only.`)
