@@ -5,6 +5,8 @@
 // the render that hydrates, it renders nothing: it mounts once the page runs.
 import { Suspense, lazy, useEffect, useState } from 'react'
 import { LoadBoundary } from './load-boundary'
+import { preferences, savePreferences } from './preferences'
+import { ClosedToggle } from './toggle'
 import type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 import type * as Panel from './panel'
 
@@ -53,10 +55,22 @@ function useMounted(): boolean {
   return mounted
 }
 
-/** A floating button that opens the panel docked at the bottom or right of the page. */
+/**
+ * A floating button that opens the panel docked at the bottom or right of the page. Until the
+ * panel is first opened only the button is there: the panel's code loads when it is opened (at once
+ * when it was left open, or with `initialIsOpen`).
+ */
 export function AdvisorDevtools({ enabled = !isProduction(), ...props }: AdvisorDevtoolsProps & Enabled) {
   const mounted = useMounted()
+  const [opened, setOpened] = useState(false)
   if (!enabled || !mounted) return null
+  if (!opened && !(preferences().open ?? props.initialIsOpen ?? false)) {
+    const open = () => {
+      savePreferences({ open: true })
+      setOpened(true)
+    }
+    return <ClosedToggle store={props.store} onOpen={open} />
+  }
   return (
     <LoadBoundary>
       <Suspense fallback={null}>

@@ -7,7 +7,8 @@ import { ErrorBoundary } from './ErrorBoundary'
 import { plural, shortId } from './format'
 import { RunDetail } from './RunDetail'
 import { RunList } from './RunList'
-import { ShadowRoot } from './shadow-root'
+import { ShadowRoot } from '../shadow-root'
+import { styles } from './styles'
 import { Toolbar } from './Toolbar'
 import { useDevtools } from './use-devtools'
 import { useTheme } from './use-theme'
@@ -25,7 +26,7 @@ export interface DevtoolsPanelProps {
 /** The panel itself, to place anywhere in a layout: in its own shadow root, with an error boundary. */
 export function AdvisorDevtoolsPanel(props: DevtoolsPanelProps) {
   return (
-    <ShadowRoot className="embedded">
+    <ShadowRoot className="embedded" styles={styles}>
       <PanelFrame {...props} />
     </ShadowRoot>
   )

@@ -273,20 +273,13 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 
 /* approvals */
 .approvals { border-bottom: 1px solid var(--line); background: var(--warn-bg); padding: 6px 12px; flex: none; }
-.approval { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
-.approval code { font-family: var(--mono); font-size: 11.5px; }
+.approval-request { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
+.approval-request code { font-family: var(--mono); font-size: 11.5px; }
 .primary { background: var(--accent); color: var(--accent-fg); border-radius: 6px; padding: 3px 10px; font-weight: 600; }
 .secondary { border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; background: var(--bg); }
 .crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }
 
 /* mounting: the floating toggle and the dock */
-.floating-toggle { all: initial; position: fixed; z-index: 2147483000; right: 16px; bottom: 16px; display: flex; align-items: center; gap: 7px; padding: 7px 12px 7px 10px; border-radius: 20px; background: #171a21; color: #f3f4f8; font: 600 12.5px/1.2 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; box-shadow: 0 6px 20px rgba(0,0,0,.28); cursor: pointer; }
-.floating-toggle:hover { background: #262a35; }
-.floating-toggle:focus-visible { outline: 2px solid #8d98ff; outline-offset: 2px; }
-.floating-toggle .logo { stroke: #8d98ff; }
-.toggle-count { min-width: 18px; padding: 1px 5px; border-radius: 9px; background: #3a3f4d; font-size: 11px; text-align: center; }
-.toggle-count.running { background: #4656e0; }
-.toggle-count.bad { background: #cf2f2b; }
 .dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); }
 .dock.bottom { left: 0; right: 0; bottom: 0; }
 .dock.right { top: 0; right: 0; bottom: 0; box-shadow: -6px 0 24px rgba(15, 20, 35, .16); }
