@@ -108,7 +108,8 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
   if (!open) return <ClosedToggle store={panel.store} onOpen={() => toggle(true)} />
   return (
     <ShadowRoot styles={styles}>
-      <div
+      <aside
+        aria-label="advisor-chain devtools"
         className={`dock ${dock}`}
         style={dock === 'bottom' ? { height: size } : { width: size }}
         data-testid="devtools-dock"
@@ -126,6 +127,7 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
         />
         <PanelFrame
           {...panel}
+          landmark={false}
           controls={
             <>
               <button
@@ -160,7 +162,7 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
             </>
           }
         />
-      </div>
+      </aside>
     </ShadowRoot>
   )
 }

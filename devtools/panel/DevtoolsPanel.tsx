@@ -32,11 +32,16 @@ export function AdvisorDevtoolsPanel(props: DevtoolsPanelProps) {
   )
 }
 
-/** The panel inside a shadow root: theme, error boundary, content. */
-export function PanelFrame(props: DevtoolsPanelProps) {
+/** The panel inside a shadow root: theme, error boundary, content. `landmark`: false where its dock is the landmark. */
+export function PanelFrame({ landmark = true, ...props }: DevtoolsPanelProps & { landmark?: boolean }) {
   const [theme, toggleTheme] = useTheme()
   return (
-    <div className="root" data-theme={theme} data-testid="devtools-panel">
+    <div
+      className="root"
+      data-theme={theme}
+      data-testid="devtools-panel"
+      {...(landmark ? { role: 'region', 'aria-label': 'advisor-chain devtools' } : {})}
+    >
       <ErrorBoundary area="devtools panel">
         <PanelContent {...props} theme={theme} onTheme={toggleTheme} />
       </ErrorBoundary>
