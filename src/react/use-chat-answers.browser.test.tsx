@@ -145,6 +145,22 @@ async function settled(chat: () => UseChat, unmounted: boolean): Promise<void> {
 
 const streamed = (chat: () => { messages: ChatMessageView[] }, index: number) => chat().messages[index]?.text ?? ''
 
+const memoryCases = [
+  { where: 'without memory', order: undefined },
+  ...placements.map(({ where, order }) => ({ where: `with memory ${where}`, order })),
+]
+
+/** The hook's options and client for a case: memory in IndexedDB at the case's order, or none. */
+function setUp(
+  model: WatchedModel,
+  order: number | undefined,
+  extra: { tools?: ToolCallback[]; advisors?: AnyAdvisor[] } = {},
+) {
+  const memory = order === undefined ? undefined : indexedDbMemory()
+  const client = clientOf(model, { ...(memory ? { memory, order } : {}), ...extra })
+  return { memory, client, options: memory ? { memory, conversationId: 'c' } : {} }
+}
+
 describe('useChat: a new answer stops the one before', () => {
   it('send() while an answer streams: the first stops where it was, the second streams to its end, and no render between shows idle', async () => {
     const model = answering({ first: long('a') })
@@ -234,23 +250,42 @@ describe('useChat: a new answer stops the one before', () => {
     const afterSecond = probe.renders.filter(({ messages }) => messages.length === 4)
     expect(new Set(afterSecond.map(({ messages }) => messages[1]!.text)).size).toBe(1)
   })
+
+  it.each(placements)(
+    'send() while an answer streams, with memory $where: memory holds the stopped question once, then the new turn',
+    async ({ order }) => {
+      const model = answering({ first: long('a') })
+      const { memory, client, options } = setUp(model, order)
+      const { chat } = await mount(client, options)
+      await expect.poll(() => chat().status).toBe('idle')
+      const first = chat().send('first')
+      await expect.poll(() => streamed(chat, 1)).toMatch(/^a0 /)
+      await Promise.all([first, chat().send('second')])
+      await expect.poll(() => chat().messages[3]).toMatchObject({ text: 'Answer to second.', pending: false })
+      expect(transcript(await memory!.get('c'))).toEqual([
+        'user: first',
+        'user: second',
+        'assistant: Answer to second.',
+      ])
+      expect(model.requests[0]).toMatchObject({ question: 'first', ended: 'aborted' })
+    },
+  )
+
+  it('stop() when nothing runs changes nothing: a failed answer keeps its error', async () => {
+    const model = new WatchedModel([{ text: 'Half an answer', error: 'The model is overloaded', failAfterChunks: 1 }])
+    const { probe, chat, rerender } = await mount(clientOf(model))
+    await chat().send('q')
+    await expect.poll(() => chat().status).toBe('error')
+    const mark = probe.renders.length
+    chat().stop()
+    // Rendered again for another reason: whatever stop() changed shows in this render.
+    rerender({})
+    await expect.poll(() => probe.renders.length).toBeGreaterThan(mark)
+    expect(statusesSince(probe, mark)).toEqual(['error'])
+    expect(chat().error?.message).toBe('The model is overloaded')
+    expect(chat().messages[1]).toMatchObject({ problem: 'The model is overloaded' })
+  })
 })
-
-const memoryCases = [
-  { where: 'without memory', order: undefined },
-  ...placements.map(({ where, order }) => ({ where: `with memory ${where}`, order })),
-]
-
-/** The hook's options and client for a case: memory in IndexedDB at the case's order, or none. */
-function setUp(
-  model: WatchedModel,
-  order: number | undefined,
-  extra: { tools?: ToolCallback[]; advisors?: AnyAdvisor[] } = {},
-) {
-  const memory = order === undefined ? undefined : indexedDbMemory()
-  const client = clientOf(model, { ...(memory ? { memory, order } : {}), ...extra })
-  return { memory, client, options: memory ? { memory, conversationId: 'c' } : {} }
-}
 
 describe('useChat: retry() and regenerate() stop what runs first', () => {
   it.each(['retry', 'regenerate'] as const)(
@@ -319,6 +354,27 @@ describe('useChat: retry() and regenerate() stop what runs first', () => {
         'assistant: Answer to earlier.',
         'user: next',
         'assistant: Answer to next.',
+      ])
+    })
+
+    it('regenerate() twice in the same tick asks again once, and memory holds each message once', async () => {
+      const model = answering({ q: 'First answer to q.' })
+      const { memory, client, options } = setUp(model, order)
+      const { chat } = await mount(client, options)
+      await expect.poll(() => chat().status).toBe('idle')
+      await chat().send('earlier')
+      await chat().send('q')
+      await expect.poll(() => chat().messages[3]?.pending).toBe(false)
+      const asked = model.requests.length
+      await Promise.all([chat().regenerate(), chat().regenerate()])
+      await expect.poll(() => chat().messages[3]).toMatchObject({ text: 'First answer to q.', pending: false })
+      expect(chat().messages).toHaveLength(4)
+      expect(model.requests.slice(asked).map(({ question, ended }) => [question, ended])).toEqual([['q', 'answered']])
+      expect(transcript(await memory!.get('c'))).toEqual([
+        'user: earlier',
+        'assistant: Answer to earlier.',
+        'user: q',
+        'assistant: First answer to q.',
       ])
     })
   })
@@ -549,4 +605,40 @@ describe('useChat: clear()', () => {
       expect(transcript(model.prompts.at(-1)!.messages)).toEqual(['user: next'])
     },
   )
+})
+
+/** A memory whose first read waits until the test releases it: the conversation is still loading. */
+function loadingSlowly(memory: ChatMemory) {
+  let release!: () => void
+  const loaded = new Promise<void>((resolve) => (release = resolve))
+  const slow: ChatMemory = { ...memory, get: async (id) => (await loaded, memory.get(id)) }
+  return { memory: slow, release }
+}
+
+describe('useChat: actions wait for the conversation to load', () => {
+  it('unmounting while a send waits for the conversation to load: the send never reaches the model', async () => {
+    const model = answering()
+    const { memory, release } = loadingSlowly(indexedDbMemory())
+    const { chat, unmount } = await mount(clientOf(model, { memory }), { memory, conversationId: 'c' })
+    expect(chat().status).toBe('loading')
+    const sent = chat().send('hello')
+    unmount()
+    release()
+    await sent
+    expect(model.requests).toEqual([])
+    expect(await memory.get('c')).toEqual([])
+  })
+
+  it('switching conversation while a send waits for the one before to load: the send is dropped, and nothing of it shows', async () => {
+    const model = answering()
+    const { memory, release } = loadingSlowly(indexedDbMemory())
+    const { probe, chat, rerender } = await mount(clientOf(model, { memory }), { memory, conversationId: 'one' })
+    const sent = chat().send('hello')
+    rerender({ memory, conversationId: 'two' })
+    release()
+    await sent
+    await expect.poll(() => chat().status).toBe('idle')
+    expect(model.requests).toEqual([])
+    expect(probe.renders.flatMap(({ messages }) => messages)).toEqual([])
+  })
 })

@@ -124,7 +124,8 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   const current = useRef<Answer | undefined>(undefined)
   const exchanges = useRef<Exchange[]>([])
   const resumable = useRef(false)
-  const mounted = useRef(false)
+  // Set when the component unmounts (not before it mounts: a send may come before the effects run).
+  const unmounted = useRef(false)
   // Made during render, so a send right after mounting (before the effect runs) waits for the restore too.
   const restored = useRef<Restore | undefined>(undefined)
   const restore = restored.current
@@ -220,7 +221,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   /** Runs an action once the conversation is shown (restored from memory); not at all once the hook has moved on. */
   const whenRestored = (action: () => Promise<void>): Promise<void> => {
     const waitingFor = restored.current!
-    const stillHere = () => restored.current === waitingFor && mounted.current
+    const stillHere = () => restored.current === waitingFor && !unmounted.current
     if (waitingFor.done) return stillHere() ? action() : Promise.resolve()
     return waitingFor.ready.then(() => (stillHere() ? action() : undefined))
   }
@@ -314,9 +315,9 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   )
 
   useEffect(() => {
-    mounted.current = true
+    unmounted.current = false
     return () => {
-      mounted.current = false
+      unmounted.current = true
     }
   }, [])
 
@@ -345,7 +346,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       )
       .finally(() => {
         // Opened by the restore in effect, or after unmounting (actions waiting for it then do nothing).
-        if (live || !mounted.current) restoring.open()
+        if (live || unmounted.current) restoring.open()
       })
     return () => {
       live = false
