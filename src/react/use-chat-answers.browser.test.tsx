@@ -642,3 +642,77 @@ describe('useChat: actions wait for the conversation to load', () => {
     expect(probe.renders.flatMap(({ messages }) => messages)).toEqual([])
   })
 })
+
+describe('useChat: resume()', () => {
+  /** A conversation that ended waiting for the approval of a call (the page closed then), with memory inside the loop. */
+  async function interruptedTurn(script: ScriptStep[]) {
+    const { approvals, shown } = watchedApprovals()
+    const weather = weatherTool()
+    const model = new WatchedModel(script)
+    const approval = ToolApprovalAdvisor.builder().handler(approvals.handler).policy('weather', 'always').build()
+    const { memory, client, options } = setUp(model, HIGHEST_PRECEDENCE + 350, {
+      tools: [weather.tool],
+      advisors: [approval],
+    })
+    await memory!.add('c', [
+      { role: 'user', text: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        text: 'Checking.',
+        toolCalls: [{ id: 'w1', name: 'weather', arguments: '{"city":"Oslo"}' }],
+      },
+    ])
+    const mounted = await mount(client, { ...options, approvals })
+    await expect.poll(() => mounted.chat().pendingTurn).toBe(true)
+    return { ...mounted, approvals, shown, weather, model, memory: memory! }
+  }
+
+  it('resume() twice in the same tick resumes the turn once: one approval, one tool run, each message once in memory', async () => {
+    const { chat, approvals, shown, weather, model, memory } = await interruptedTurn(['Sunny in Oslo.'])
+    const resumed = Promise.all([chat().resume(), chat().resume()])
+    await expect.poll(() => approvals.pending().map((pending) => pending.toolCall.id)).toEqual(['w1'])
+    chat().addToolApproval({ id: 'w1', approved: true })
+    await resumed
+    await expect.poll(() => chat().messages[1]?.pending).toBe(false)
+    expect(shown.every((ids) => ids.length <= 1)).toBe(true)
+    expect(weather.runs).toHaveLength(1)
+    expect(model.requests).toHaveLength(1)
+    expect(transcript(await memory.get('c'))).toEqual([
+      'user: Weather in Oslo?',
+      'assistant: Checking. [w1]',
+      'tool: sunny in Oslo',
+      'assistant: Sunny in Oslo.',
+    ])
+  })
+
+  it('resume() shows the interrupted turn as it was, then what follows: the replayed round says nothing twice', async () => {
+    const { chat, approvals } = await interruptedTurn(['Sunny in Oslo.'])
+    const resumed = chat().resume()
+    await expect.poll(() => approvals.pending()).toHaveLength(1)
+    chat().addToolApproval({ id: 'w1', approved: true })
+    await resumed
+    await expect.poll(() => chat().messages[1]?.pending).toBe(false)
+    expect(chat().messages.map(({ text }) => text)).toEqual(['Weather in Oslo?', 'Checking.\n\nSunny in Oslo.'])
+  })
+
+  it('send() while a resumed turn waits for approval: the approval is withdrawn, the tool never runs, memory holds each message once', async () => {
+    const { chat, approvals, weather, memory } = await interruptedTurn([{ text: 'Answer to next.', delayMs: 10 }])
+    const resumed = chat().resume()
+    await expect.poll(() => approvals.pending()).toHaveLength(1)
+    const sent = chat().send('next')
+    expect(approvals.pending()).toEqual([])
+    await Promise.all([resumed, sent])
+    await expect.poll(() => chat().messages.at(-1)).toMatchObject({ text: 'Answer to next.', pending: false })
+    expect(chat().messages[1]!.parts.find((part) => part.type === 'tool-call')).toMatchObject({
+      state: 'error',
+      result: 'Stopped.',
+    })
+    expect(weather.runs).toEqual([])
+    expect(transcript(await memory.get('c'))).toEqual([
+      'user: Weather in Oslo?',
+      'assistant: Checking.',
+      'user: next',
+      'assistant: Answer to next.',
+    ])
+  })
+})

@@ -10,6 +10,7 @@ import {
   userMessageOf,
   type AttachmentPart,
   type Message,
+  type StreamPart,
   type UserMessage,
   type UserPart,
 } from '../core'
@@ -191,6 +192,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       // Each event moves the bubble on: text and reasoning grow, tool cards appear where the model started them.
       for await (const event of spec.stream().parts()) {
         if (!isCurrent()) return
+        if (!question && isReplayedText(event)) continue
         if (event.type === 'tool-start') setStatus('running-tools')
         else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
         else if (event.type === 'text-delta') reply += event.delta
@@ -398,6 +400,11 @@ function required(client: ChatClient | undefined): ChatClient {
 function asAttachment(attachment: AttachmentPart | File): AttachmentPart {
   if (!(attachment instanceof Blob)) return attachment
   return attachment.type.startsWith('image/') ? imagePart(attachment) : filePart(attachment)
+}
+
+/** A resumed turn's first round replays the message its bubble already shows: its text is not shown twice. */
+function isReplayedText(event: StreamPart): boolean {
+  return (event.type === 'text-delta' || event.type === 'reasoning-delta') && event.round === 1
 }
 
 function endsWithUnansweredCalls(messages: readonly Message[]): boolean {
