@@ -643,6 +643,40 @@ describe('useChat: actions wait for the conversation to load', () => {
   })
 })
 
+describe('useChat in StrictMode', () => {
+  it('restores the conversation once and answers a send made while it loads', async () => {
+    const stored = indexedDbMemory()
+    await stored.add('c', [
+      { role: 'user', text: 'earlier' },
+      { role: 'assistant', text: 'Earlier answer.', toolCalls: [] },
+    ])
+    const { memory, release } = loadingSlowly(stored)
+    const model = answering()
+    const { chat } = await mount(clientOf(model, { memory }), { memory, conversationId: 'c' }, { strict: true })
+    expect(chat().status).toBe('loading')
+    const sent = chat().send('next')
+    release()
+    await sent
+    await expect.poll(() => chat().messages.at(-1)).toMatchObject({ text: 'Answer to next.', pending: false })
+    expect(bubbles(chat().messages)).toEqual([
+      { role: 'user', text: 'earlier' },
+      { role: 'assistant', text: 'Earlier answer.' },
+      { role: 'user', text: 'next' },
+      { role: 'assistant', text: 'Answer to next.' },
+    ])
+  })
+
+  it('unmounting stops the answer', async () => {
+    const model = answering({ first: long('a') })
+    const { chat, unmount } = await mount(clientOf(model), {}, { strict: true })
+    const sent = chat().send('first')
+    await expect.poll(() => streamed(chat, 1)).toMatch(/^a0 /)
+    unmount()
+    await sent
+    await expect.poll(() => model.requests[0]!.ended).toBe('aborted')
+  })
+})
+
 describe('useChat: resume()', () => {
   /** A conversation that ended waiting for the approval of a call (the page closed then), with memory inside the loop. */
   async function interruptedTurn(script: ScriptStep[]) {

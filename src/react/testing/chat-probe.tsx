@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react'
+import { StrictMode, useLayoutEffect } from 'react'
 import { createRoot } from 'react-dom/client'
 import { expect } from 'vitest'
 import type { ChatClient } from '../../client'
@@ -52,13 +52,23 @@ export function unmountAll(): void {
   mounted.splice(0).forEach((unmount) => unmount())
 }
 
-/** Mounts a component that uses the hook with a real React renderer, and waits for its first commit. */
-export async function mount(client: ChatClient, options: UseChatOptions = {}): Promise<MountedChat> {
+/**
+ * Mounts a component that uses the hook with a real React renderer, and waits for its first commit;
+ * `strict` mounts it in StrictMode (effects run, are cleaned up and run again, as in development).
+ */
+export async function mount(
+  client: ChatClient,
+  options: UseChatOptions = {},
+  { strict = false }: { strict?: boolean } = {},
+): Promise<MountedChat> {
   const container = document.createElement('div')
   document.body.append(container)
   const root = createRoot(container)
   const probe: Probe = { chat: undefined, renders: [], statuses: [], answers: [] }
-  const render = (props: UseChatOptions) => root.render(<ChatProbe client={client} options={props} probe={probe} />)
+  const render = (props: UseChatOptions) => {
+    const probed = <ChatProbe client={client} options={props} probe={probe} />
+    root.render(strict ? <StrictMode>{probed}</StrictMode> : probed)
+  }
   render(options)
   let live = true
   const unmount = () => {
