@@ -641,6 +641,17 @@ describe('useChat: actions wait for the conversation to load', () => {
     expect(model.requests).toEqual([])
     expect(probe.renders.flatMap(({ messages }) => messages)).toEqual([])
   })
+
+  it('a send kept from a render of the conversation before does nothing once the hook moved to another', async () => {
+    const model = answering()
+    const { chat, rerender } = await mount(clientOf(model), { conversationId: 'one' })
+    const inOne = chat()
+    rerender({ conversationId: 'two' })
+    await expect.poll(() => chat()).not.toBe(inOne)
+    await inOne.send('hello')
+    expect(model.requests).toEqual([])
+    expect(chat()).toMatchObject({ status: 'idle', messages: [] })
+  })
 })
 
 describe('useChat in StrictMode', () => {

@@ -123,18 +123,21 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   // The bubbles as the latest change left them, ahead of React's render: actions in one tick build on each other.
   const shown = useRef<ChatMessageView[]>(messages)
   const current = useRef<Answer | undefined>(undefined)
+  // Without memory: the finished exchanges, sent again before each new question.
   const exchanges = useRef<Exchange[]>([])
+  // `pendingTurn` as resume() must read it: at once, not at the next render.
   const resumable = useRef(false)
   // Set when the component unmounts (not before it mounts: a send may come before the effects run).
   const unmounted = useRef(false)
   // Made during render, so a send right after mounting (before the effect runs) waits for the restore too.
   const restored = useRef<Restore | undefined>(undefined)
-  const restore = restored.current
-  if (!restore || restore.memory !== memory || restore.conversationId !== conversationId) {
+  if (restored.current?.memory !== memory || restored.current?.conversationId !== conversationId) {
     // A send still waiting for the conversation before wakes up, and sees that the hook moved on.
-    restore?.open()
+    restored.current?.open()
     restored.current = restoreOf(memory, conversationId)
   }
+  // This render's conversation: its actions act on it, or on nothing once the hook has left it.
+  const restore = restored.current
 
   const show = (change: (list: ChatMessageView[]) => ChatMessageView[]) => {
     shown.current = change(shown.current)
@@ -212,7 +215,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     } catch (failure) {
       if (!isCurrent()) return
       current.current = undefined
-      // Aborted by something else than the hook (a signal of `configure`, a provider's timeout): as stopped.
+      // Aborted by something other than the hook (a signal of `configure`, a provider's timeout): as stopped.
       const stopped = isAbortError(failure)
       showIn(answer.bubbleId, (bubble) => interruptedBubble(bubble, stopped ? STOPPED : (failure as Error).message))
       setStatus(stopped ? 'idle' : 'error')
@@ -222,10 +225,9 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
 
   /** Runs an action once the conversation is shown (restored from memory); not at all once the hook has moved on. */
   const whenRestored = (action: () => Promise<void>): Promise<void> => {
-    const waitingFor = restored.current!
-    const stillHere = () => restored.current === waitingFor && !unmounted.current
-    if (waitingFor.done) return stillHere() ? action() : Promise.resolve()
-    return waitingFor.ready.then(() => (stillHere() ? action() : undefined))
+    const stillHere = () => restored.current === restore && !unmounted.current
+    if (restore.done) return stillHere() ? action() : Promise.resolve()
+    return restore.ready.then(() => (stillHere() ? action() : undefined))
   }
 
   const sendMessage = ({
@@ -325,7 +327,6 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
 
   useEffect(() => {
     let live = true
-    const restoring = restored.current!
     exchanges.current = []
     show(() => [])
     setError(undefined)
@@ -348,7 +349,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       )
       .finally(() => {
         // Opened by the restore in effect, or after unmounting (actions waiting for it then do nothing).
-        if (live || unmounted.current) restoring.open()
+        if (live || unmounted.current) restore.open()
       })
     return () => {
       live = false
