@@ -1,14 +1,21 @@
 import type { ApprovalQueue, ChatClient, ChatMemory } from 'advisor-chain'
 import { ApprovalPrompt } from './ApprovalPrompt'
-import { useChat, type ChatMessageView, type ChatPartView, type ToolCallPartView } from 'advisor-chain/react'
+import {
+  useChat,
+  type ChatStatus,
+  type ChatMessageView,
+  type ChatPartView,
+  type ToolCallPartView,
+} from 'advisor-chain/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { scenarios } from './scripted-demo'
 
-const statusText = {
+const statusText: Record<ChatStatus, string> = {
   idle: '',
   loading: 'Loading the conversation…',
   streaming: 'Answering…',
   'running-tools': 'Running tools…',
+  'awaiting-approval': 'Waiting for your answer…',
   error: '',
 }
 
@@ -231,12 +238,14 @@ function Part({
   }
 }
 
-const stateText = {
+const stateText: Record<ToolCallPartView['state'], string> = {
   'streaming-arguments': 'writing arguments…',
   'awaiting-approval': 'waiting for you',
   running: 'running…',
   done: 'done',
   error: 'failed',
+  denied: 'declined',
+  pending: 'not run yet',
 }
 
 function ToolCard({
@@ -246,13 +255,17 @@ function ToolCard({
   call: ToolCallPartView
   onApproval: (id: string, approved: boolean) => void
 }) {
-  const status = call.state === 'done' || call.state === 'error' ? call.state : 'running'
+  const status =
+    call.state === 'done' || call.state === 'error' ? call.state : call.state === 'denied' ? 'error' : 'running'
   return (
     <details className={`tool-call ${status}`} data-testid="tool-call" data-state={call.state}>
       <summary>
         <span className={`tool-icon ${status}`} aria-hidden="true" />
         {call.name}
-        <span className="muted">{call.approval === 'rejected' ? 'declined' : stateText[call.state]}</span>
+        <span className="muted">
+          {stateText[call.state]}
+          {call.approval === 'approved' || call.approval === 'edited' ? ` · ${call.approval}` : ''}
+        </span>
       </summary>
       <pre>{call.arguments}</pre>
       {call.state === 'awaiting-approval' && (

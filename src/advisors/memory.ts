@@ -187,10 +187,10 @@ export class MessageChatMemoryAdvisor
     if (answers.length === 0) return
     if (this.#savedBeforeApproval.delete(id) && answers.length === 1) {
       const memory = await this.chatMemory.get(id)
-      if (memoryEndsWith(memory, answers[0]!)) return
       const saved = memory.at(-1)
+      if (saved && JSON.stringify(saved) === JSON.stringify(answers[0])) return
       if (saved?.role === 'assistant' && sameCalls(saved, answers[0]!)) {
-        // Saved before an approval, then edited by the user: the edited message replaces it.
+        // Saved before an approval, then decided (its marks) or edited by the user: the decided message replaces it.
         await this.chatMemory.clear(id)
         await this.chatMemory.add(id, [...memory.slice(0, -1), answers[0]!])
         return

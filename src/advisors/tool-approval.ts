@@ -19,8 +19,17 @@ import {
   checkpointTurn,
   contextValue,
   streamStage,
+  ChatResponseAggregator,
+  type AssistantMessage,
 } from '../core'
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
+
+/**
+ * The key of an assistant message's metadata where a ToolApprovalAdvisor marks its calls that
+ * needed approval (`requested` while asked, then `approved`, `edited` or `rejected`, by call id):
+ * kept in memory with the message, so a chat restored after a reload shows them again.
+ */
+export const APPROVALS_METADATA = 'approvals'
 
 /** Whether a call of a tool needs the user's approval: always, never, or decided from its arguments. */
 export type ApprovalPolicy = 'always' | 'never' | ((args: unknown, call: ToolCall) => boolean)
@@ -69,11 +78,14 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let answers: unknown
+    // The round so far: a checkpoint keeps the text that streamed before the calls, not only the calls.
+    const round = new ChatResponseAggregator()
     return streamStage({
       open: () => chain.nextStream(request),
       chunk: (chunk: ChatClientResponse) => {
+        if (chunk.chatResponse) round.add(chunk.chatResponse)
         if (chunk.chatResponse?.results.some((generation) => generation.output.toolCalls.length > 0)) {
-          return this.#review(request, chunk, chain.streamAdvisors).then((reviewed) => {
+          return this.#review(request, chunk, chain.streamAdvisors, round).then((reviewed) => {
             answers = reviewed.context[TOOL_ANSWERS_KEY]
             return reviewed
           })
@@ -89,6 +101,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     request: ChatClientRequest,
     response: ChatClientResponse,
     listeners: readonly Advisor[],
+    streamed?: ChatResponseAggregator,
   ): Promise<ChatClientResponse> {
     const chatResponse = response.chatResponse
     const index = chatResponse?.results.findIndex((generation) => generation.output.toolCalls.length > 0) ?? -1
@@ -99,17 +112,24 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     const answers: Record<string, string> = Object.create(null) as Record<string, string>
     const calls: ToolCall[] = []
     const message = chatResponse.results[index]!.output
+    const asked = message.toolCalls.map((call) => [call, parse(call.arguments)] as const)
+    const marks: Record<string, string> = {}
+    for (const [call, args] of asked) if (this.#needsApproval(call, args)) marks[call.id] = 'requested'
+    const marked = (whole: AssistantMessage): AssistantMessage => ({
+      ...whole,
+      metadata: { ...whole.metadata, [APPROVALS_METADATA]: { ...marks } },
+    })
     let saved = false
-    for (const call of message.toolCalls) {
-      const args = parse(call.arguments)
-      if (!this.#needsApproval(call, args)) {
+    for (const [call, args] of asked) {
+      if (!marks[call.id]) {
         calls.push(call)
         continue
       }
       if (!saved) {
-        // Memory inside the loop keeps the message while the user decides (a reload can resume it).
+        // Memory inside the loop keeps the round (its text, its calls, what is asked) while the user
+        // decides: a reload shows it as it was, and can resume it.
         saved = true
-        await checkpointTurn(listeners, message, request.context)
+        await checkpointTurn(listeners, marked(streamed?.result().results[index]?.output ?? message), request.context)
       }
       const report = (event: {
         phase: 'requested' | 'decided'
@@ -127,6 +147,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
           ...(request.signal ? { signal: request.signal } : {}),
         }),
       )
+      marks[call.id] = decision.type === 'approve' ? 'approved' : decision.type === 'edit' ? 'edited' : 'rejected'
       if (decision.type === 'edit') {
         report({ phase: 'decided', decision: 'edit', detail: decision.arguments })
         calls.push({ ...call, arguments: decision.arguments })
@@ -145,7 +166,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     }
     const results = chatResponse.results.with(index, {
       ...chatResponse.results[index]!,
-      output: { ...chatResponse.results[index]!.output, toolCalls: calls },
+      output: { ...(saved ? marked(message) : message), toolCalls: calls },
     })
     const reviewed: ChatResponse = { ...chatResponse, results }
     return { chatResponse: reviewed, context: { ...response.context, [TOOL_ANSWERS_KEY]: answers } }

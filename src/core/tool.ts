@@ -52,3 +52,12 @@ export interface ToolCallback {
    */
   prepare?(): Promise<void>
 }
+
+/**
+ * A tool made by `defineTool`: a ToolCallback that also carries, for types only, its name and the
+ * arguments its schema allows (what a chat UI's tool parts are typed by).
+ */
+export interface TypedTool<Name extends string = string, Input = unknown> extends ToolCallback {
+  /** Types only; never set. */
+  readonly '~tool'?: { readonly name: Name; readonly input: Input }
+}

@@ -1,5 +1,5 @@
 import type { StreamPart } from '../core'
-import type { ChatPartView, ToolCallPartView } from './chat-view'
+import { parsedArguments, type ChatPartView, type ToolCallPartView } from './chat-view'
 
 /**
  * An assistant bubble's parts after one event of `.stream().parts()`: deltas run on in the part
@@ -25,31 +25,43 @@ export function withStreamPart(parts: ChatPartView[], event: StreamPart): ChatPa
     case 'tool-call-delta':
       return withCall(parts, event.id, (call) => ({ ...call, arguments: call.arguments + event.argumentsDelta }))
     case 'tool-call':
-      return withCall(parts, event.id, (call) => ({
-        ...call,
-        arguments: event.arguments,
-        state: call.state === 'streaming-arguments' ? 'running' : call.state,
-      }))
+      return withCall(parts, event.id, (call) =>
+        withArguments(
+          { ...call, state: call.state === 'streaming-arguments' || call.state === 'pending' ? 'running' : call.state },
+          event.arguments,
+        ),
+      )
     case 'approval-requested':
       return withCall(parts, event.id, (call) => ({ ...call, state: 'awaiting-approval', approval: 'requested' }))
     case 'approval-decided':
-      return withCall(parts, event.id, (call) => ({
-        ...call,
-        state: 'running',
-        approval: event.decision === 'approve' ? 'approved' : event.decision === 'edit' ? 'edited' : 'rejected',
-        ...(event.decision === 'edit' && event.detail !== undefined ? { arguments: event.detail } : {}),
-      }))
+      return withCall(parts, event.id, (call) => {
+        if (event.decision === 'reject') return { ...call, state: 'denied', approval: 'rejected' }
+        const decided = {
+          ...call,
+          state: 'running' as const,
+          approval: event.decision === 'edit' ? 'edited' : 'approved',
+        } as const
+        return event.decision === 'edit' && event.detail !== undefined ? withArguments(decided, event.detail) : decided
+      })
     case 'tool-start':
       return withCall(parts, event.id, (call) => ({ ...call, state: 'running' }))
     case 'tool-result':
       return withCall(parts, event.id, (call) => ({
         ...call,
-        state: event.isError ? 'error' : 'done',
+        // A denied call's result says why it did not run.
+        state: call.state === 'denied' ? 'denied' : event.isError ? 'error' : 'done',
         result: event.result,
       }))
     default:
       return parts
   }
+}
+
+/** A call with its whole arguments, and their value when they are JSON. */
+function withArguments(call: ToolCallPartView, text: string): ToolCallPartView {
+  const { input: _earlier, ...rest } = call
+  const input = parsedArguments(text)
+  return input === undefined ? { ...rest, arguments: text } : { ...rest, arguments: text, input }
 }
 
 function withCall(

@@ -1,43 +1,72 @@
 import {
+  assistantMessageOf,
   partsOf,
+  toolResponseMessage,
+  userMessageOf,
+  type UserPart,
   type AssistantPart,
   type FilePart,
   type ImagePart,
   type Message,
   type ReasoningPart,
   type TextPart,
+  type ToolCallback,
+  type TypedTool,
 } from '../core'
+
+import { APPROVALS_METADATA } from '../advisors'
 
 /** A tool call as a chat UI shows it: what was asked, and what came back. */
 export interface ToolCallView {
   id: string
   name: string
   arguments: string
-  status: 'running' | 'done' | 'error'
+  status: 'running' | 'done' | 'error' | 'denied' | 'pending'
   result?: string
 }
 
-/** Where a tool call is: its arguments streaming, waiting for the user, running, done, or failed. */
-export type ToolCallState = 'streaming-arguments' | 'awaiting-approval' | 'running' | 'done' | 'error'
+/**
+ * Where a tool call is: its arguments streaming, waiting for the user, running, done, failed,
+ * denied by the user (it never ran), or pending: restored from memory without ever having run (the
+ * page closed mid-turn; `resume()` runs it).
+ */
+export type ToolCallState =
+  'streaming-arguments' | 'awaiting-approval' | 'running' | 'done' | 'error' | 'denied' | 'pending'
 
-/** A tool call in a bubble's parts, where it happened between the texts, with its state. */
-export interface ToolCallPartView {
+/** How the user answered a call that needed approval, or `requested` while asked. */
+export type ToolApprovalMark = 'requested' | 'approved' | 'edited' | 'rejected'
+
+/**
+ * A tool call in a bubble's parts, where it happened between the texts, with its state. With the
+ * tools' types (`useChat<typeof tools[number]>`), `name` tells which tool and `input` is typed by
+ * its schema.
+ */
+export interface ToolCallPartView<Name extends string = string, Input = unknown> {
   type: 'tool-call'
   id: string
-  name: string
+  name: Name
   /** Raw JSON text; while `streaming-arguments`, what arrived so far. */
   arguments: string
+  /** The arguments parsed, once they are whole and are JSON (what the tool was called with). */
+  input?: Input
   state: ToolCallState
+  /** The text the model got back (for a denied call, why it did not run). */
   result?: string
   /** Set when the call needed the user's approval: asked, or how it was answered. */
-  approval?: 'requested' | 'approved' | 'edited' | 'rejected'
+  approval?: ToolApprovalMark
 }
 
+/** The tool call part of one tool made with `defineTool` (a union of tools gives a union of parts). */
+export type ToolPartOf<T> = T extends TypedTool<infer Name, infer Input> ? ToolCallPartView<Name, Input> : never
+
+/** The tool parts of a bubble: typed by the tools when given, else any tool's. */
+export type ToolParts<Tools> = [Tools] extends [TypedTool<string, unknown>] ? ToolPartOf<Tools> : ToolCallPartView
+
 /** One part of a bubble, in the order it happened. */
-export type ChatPartView = TextPart | ReasoningPart | ToolCallPartView | ImagePart | FilePart
+export type ChatPartView<Tools = ToolCallback> = TextPart | ReasoningPart | ToolParts<Tools> | ImagePart | FilePart
 
 /** One bubble of a chat UI. */
-export interface ChatMessageView {
+export interface ChatMessageView<Tools = ToolCallback> {
   id: string
   role: 'user' | 'assistant'
   /** All the text of the bubble (rounds of a turn as paragraphs). */
@@ -46,7 +75,7 @@ export interface ChatMessageView {
   reasoning?: string
   toolCalls: ToolCallView[]
   /** Text, reasoning, tool calls (assistant) or text and attachments (user), in order. */
-  parts: ChatPartView[]
+  parts: ChatPartView<Tools>[]
   /** An assistant answer still arriving. */
   pending?: boolean
   /** Why the answer is missing or incomplete (stopped, failed). */
@@ -73,6 +102,9 @@ export function bubbleOf(
   return { ...rest, text, ...(reasoning ? { reasoning } : {}), toolCalls, parts }
 }
 
+/** States a call stays in when its answer ends early. */
+const SETTLED: readonly ToolCallState[] = ['done', 'error', 'denied', 'pending']
+
 /** What a stopped answer says. */
 export const STOPPED = 'Stopped.'
 
@@ -83,7 +115,7 @@ export const STOPPED = 'Stopped.'
  */
 export function interruptedBubble(bubble: ChatMessageView, problem: string): ChatMessageView {
   const parts = bubble.parts.map((part) =>
-    part.type === 'tool-call' && part.state !== 'done' && part.state !== 'error'
+    part.type === 'tool-call' && !SETTLED.includes(part.state)
       ? { ...part, state: 'error' as const, result: problem }
       : part,
   )
@@ -91,7 +123,7 @@ export function interruptedBubble(bubble: ChatMessageView, problem: string): Cha
 }
 
 function toolCallView(part: ToolCallPartView): ToolCallView {
-  const status = part.state === 'done' || part.state === 'error' ? part.state : 'running'
+  const status = SETTLED.includes(part.state) ? (part.state as ToolCallView['status']) : 'running'
   return {
     id: part.id,
     name: part.name,
@@ -101,7 +133,11 @@ function toolCallView(part: ToolCallPartView): ToolCallView {
   }
 }
 
-/** Stored messages as bubbles: the messages of a turn (tool calls, results, later rounds) fold into one assistant bubble. */
+/**
+ * Stored messages as bubbles: the messages of a turn (tool calls, results, later rounds) fold into
+ * one assistant bubble. A call's approval mark comes back from its message; a call with no result
+ * is `pending` (the page closed before it ran), a rejected one `denied`.
+ */
 export function toViews(messages: readonly Message[]): ChatMessageView[] {
   const views: Array<{ id: string; role: 'user' | 'assistant'; parts: ChatPartView[] }> = []
   const calls = new Map<string, number>()
@@ -115,12 +151,16 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
         if (part.type !== 'tool-call') bubble.parts.push({ ...part })
         else {
           calls.set(part.id, views.length - 1)
+          const approval = approvalMarksOf(message)?.[part.id]
+          const input = parsedArguments(part.arguments)
           bubble.parts.push({
             type: 'tool-call',
             id: part.id,
             name: part.name,
             arguments: part.arguments,
-            state: 'running',
+            ...(input === undefined ? {} : { input }),
+            state: 'pending',
+            ...(approval ? { approval } : {}),
           })
         }
       }
@@ -133,7 +173,12 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
             ? {
                 ...part,
                 result: response.responseData,
-                state: response.responseData.startsWith('Error:') ? 'error' : 'done',
+                state:
+                  part.approval === 'rejected'
+                    ? 'denied'
+                    : response.responseData.startsWith('Error:')
+                      ? 'error'
+                      : 'done',
               }
             : part,
         )
@@ -146,4 +191,63 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
 /** Reasoning of a later round starts a new paragraph. */
 export function joined(before: string | undefined, after: string): string {
   return before ? `${before}\n\n${after}` : after
+}
+
+/** A call's arguments as a value: undefined until they are whole JSON. */
+export function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text || '{}') as unknown
+  } catch {
+    return undefined
+  }
+}
+
+const MARKS: readonly string[] = ['requested', 'approved', 'edited', 'rejected']
+
+/** The approval marks a ToolApprovalAdvisor left on an assistant message (by tool call id); anything else is ignored. */
+function approvalMarksOf(message: Message): Record<string, ToolApprovalMark> | undefined {
+  const marks = message.metadata?.[APPROVALS_METADATA]
+  if (!marks || typeof marks !== 'object') return undefined
+  const valid: Record<string, ToolApprovalMark> = {}
+  for (const [id, mark] of Object.entries(marks))
+    if (MARKS.includes(mark as string)) valid[id] = mark as ToolApprovalMark
+  return valid
+}
+
+/**
+ * Bubbles as the messages they stand for (what `toViews` reads back): a user bubble is its message;
+ * an assistant bubble one message per round (its text and calls), each followed by the results of
+ * its calls that have one. Approval marks go back on the message.
+ */
+export function messagesOf(views: readonly ChatMessageView[]): Message[] {
+  const messages: Message[] = []
+  for (const view of views) {
+    if (view.role === 'user') {
+      messages.push(userMessageOf(view.parts as UserPart[]))
+      continue
+    }
+    let round: AssistantPart[] = []
+    const flush = () => {
+      if (round.length === 0) return
+      const calls = round.filter((part) => part.type === 'tool-call') as ToolCallPartView[]
+      const marks = Object.fromEntries(calls.filter((call) => call.approval).map((call) => [call.id, call.approval]))
+      const metadata = Object.keys(marks).length > 0 ? { [APPROVALS_METADATA]: marks } : undefined
+      messages.push(assistantMessageOf(round, metadata))
+      const answered = calls.filter((call) => call.result !== undefined)
+      if (answered.length > 0)
+        messages.push(
+          toolResponseMessage(answered.map((call) => ({ id: call.id, name: call.name, responseData: call.result! }))),
+        )
+      round = []
+    }
+    for (const part of view.parts) {
+      // Text after a round's calls is the next round's.
+      if (part.type !== 'tool-call' && round.at(-1)?.type === 'tool-call') flush()
+      if (part.type === 'tool-call')
+        round.push({ type: 'tool-call', id: part.id, name: part.name, arguments: part.arguments })
+      else if (part.type === 'text' || part.type === 'reasoning') round.push(part)
+    }
+    flush()
+  }
+  return messages
 }

@@ -3,11 +3,22 @@
 export { withStreamPart } from './chat-parts'
 export {
   bubbleOf,
+  messagesOf,
   toViews,
   type ChatMessageView,
   type ChatPartView,
+  type ToolApprovalMark,
   type ToolCallPartView,
   type ToolCallState,
   type ToolCallView,
+  type ToolPartOf,
+  type ToolParts,
 } from './chat-view'
-export { useChat, type ChatStatus, type ToolApprovalAnswer, type UseChat, type UseChatOptions } from './use-chat'
+export {
+  useChat,
+  type ChatFinish,
+  type ChatStatus,
+  type ToolApprovalAnswer,
+  type UseChat,
+  type UseChatOptions,
+} from './use-chat'

@@ -16,6 +16,14 @@ export function forgetTurn(memory: ChatMemory, conversationId: string, question:
   })
 }
 
+/** Replaces the conversation with `messages`. */
+export function replaceConversation(memory: ChatMemory, conversationId: string, messages: Message[]): Promise<void> {
+  return asTurn(memory, conversationId, async () => {
+    await memory.clear(conversationId)
+    if (messages.length > 0) await memory.add(conversationId, messages)
+  })
+}
+
 /** Forgets the whole conversation. */
 export function forgetConversation(memory: ChatMemory, conversationId: string): Promise<void> {
   return asTurn(memory, conversationId, () => memory.clear(conversationId))

@@ -13,23 +13,40 @@ import {
   type StreamPart,
   type UserMessage,
   type UserPart,
+  type ToolCallback,
 } from '../core'
 import { ChatMemory } from '../memory'
 import { withStreamPart } from './chat-parts'
 import {
   bubbleOf,
   interruptedBubble,
+  messagesOf,
+  type ToolParts,
   STOPPED,
   toViews,
   viewId,
   type ChatMessageView,
   type ChatPartView,
 } from './chat-view'
-import { forgetConversation, forgetTurn } from './memory-edits'
+import { forgetConversation, forgetTurn, replaceConversation } from './memory-edits'
 
-export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
+/**
+ * What the chat is doing: restoring the conversation, streaming an answer, running tools, waiting
+ * for the user to approve a tool call (the answer goes on once answered), idle, or failed.
+ */
+export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'awaiting-approval' | 'error'
 
-export interface UseChatOptions {
+/** How an answer ended. */
+export interface ChatFinish<Tools = ToolCallback> {
+  /** The answer's bubble as it ended. */
+  message: ChatMessageView<Tools>
+  /** Every bubble, the answer's included. */
+  messages: ChatMessageView<Tools>[]
+  /** `done`: the model finished; `stopped`: stop(), a later action or an abort ended it; `error`: it failed. */
+  reason: 'done' | 'stopped' | 'error'
+}
+
+export interface UseChatOptions<Tools = ToolCallback> {
   /** With memory the conversation is restored on mount (a reload) and only new messages are sent. */
   memory?: ChatMemory
   conversationId?: string
@@ -37,6 +54,12 @@ export interface UseChatOptions {
   configure?: (spec: ChatClientRequestSpec) => ChatClientRequestSpec
   /** The queue the client's ToolApprovalAdvisor asks; `addToolApproval` answers it. */
   approvals?: ApprovalQueue
+  /** Called once when an answer ends, however it ends (see `reason`). */
+  onFinish?: (finish: ChatFinish<Tools>) => void
+  /** Called when an answer fails (also in `error`); not for a stop. */
+  onError?: (error: Error) => void
+  /** Called when the model has asked for a tool call whole (its arguments complete), before it runs or is asked about. */
+  onToolCall?: (call: ToolParts<Tools>) => void
 }
 
 export interface ToolApprovalAnswer {
@@ -47,8 +70,9 @@ export interface ToolApprovalAnswer {
   reason?: string
 }
 
-export interface UseChat {
-  messages: ChatMessageView[]
+/** `Tools`: the tools of the client (`typeof tools[number]`, of `defineTool`): tool parts are typed by them. */
+export interface UseChat<Tools = ToolCallback> {
+  messages: ChatMessageView<Tools>[]
   status: ChatStatus
   error: Error | undefined
   /** True when the restored conversation ended with tool calls that never ran (the page closed mid-turn). */
@@ -77,6 +101,14 @@ export interface UseChat {
   addToolApproval(answer: ToolApprovalAnswer): void
   /** Stops what runs and forgets the conversation (and its memory). */
   clear(): Promise<void>
+  /**
+   * Replaces the bubbles (a list, or a function of the current one), after stopping what runs.
+   * What is sent next follows them: without memory the history sent is rebuilt from them; with
+   * memory the conversation in memory is replaced by their messages.
+   */
+  setMessages(
+    messages: ChatMessageView<Tools>[] | ((messages: ChatMessageView<Tools>[]) => ChatMessageView<Tools>[]),
+  ): Promise<void>
 }
 
 /** One answer: while it is the hook's current answer it alone writes the answer's state; once replaced or stopped, nothing. */
@@ -114,8 +146,14 @@ interface Restore {
  * retry and regenerate. One answer runs at a time: sending, retrying, regenerating, resuming or
  * clearing stops the one that runs first, and so does unmounting.
  */
-export function useChat(client: ChatClient | undefined, options: UseChatOptions = {}): UseChat {
+export function useChat<Tools = ToolCallback>(
+  client: ChatClient | undefined,
+  options: UseChatOptions<Tools> = {},
+): UseChat<Tools> {
   const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID, configure, approvals } = options
+  // The latest callbacks: an answer that began a render ago calls the ones given since.
+  const callbacks = useRef(options)
+  callbacks.current = options
   const [messages, setMessages] = useState<ChatMessageView[]>([])
   const [status, setStatus] = useState<ChatStatus>(memory ? 'loading' : 'idle')
   const [error, setError] = useState<Error>()
@@ -158,10 +196,21 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     return answer
   }
 
+  /** Tells the app an answer ended (once per answer: only the code that takes it off `current` calls this). */
+  const finished = (answer: Answer, reason: ChatFinish['reason'], failure?: Error) => {
+    const { onFinish, onError } = callbacks.current
+    const message = shown.current.find((bubble) => bubble.id === answer.bubbleId)
+    if (failure) safely(() => onError?.(failure))
+    if (message) safely(() => onFinish?.({ message, messages: shown.current, reason } as ChatFinish<Tools>))
+  }
+
   /** Makes a new answer the current one, after stopping the one that ran; `showBubbles` adds its bubble. */
   const begin = (bubbleId: string, showBubbles: (list: ChatMessageView[]) => ChatMessageView[]): Answer => {
     const replaced = abandon()
-    if (replaced) showIn(replaced.bubbleId, (bubble) => interruptedBubble(bubble, STOPPED))
+    if (replaced) {
+      showIn(replaced.bubbleId, (bubble) => interruptedBubble(bubble, STOPPED))
+      finished(replaced, 'stopped')
+    }
     const answer: Answer = { controller: new AbortController(), bubbleId }
     current.current = answer
     show(showBubbles)
@@ -196,13 +245,19 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       for await (const event of spec.stream().parts()) {
         if (!isCurrent()) return
         if (!question && isReplayedText(event)) continue
-        if (event.type === 'tool-start') setStatus('running-tools')
+        if (event.type === 'tool-start' || event.type === 'approval-decided') setStatus('running-tools')
+        else if (event.type === 'approval-requested') setStatus('awaiting-approval')
         else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
         else if (event.type === 'text-delta') reply += event.delta
         showIn(answer.bubbleId, (bubble) => {
           const parts = withStreamPart(bubble.parts, event)
           return parts === bubble.parts ? bubble : bubbleOf(bubble, parts)
         })
+        if (event.type === 'tool-call' && callbacks.current.onToolCall) {
+          const bubble = shown.current.find(({ id }) => id === answer.bubbleId)
+          const call = bubble?.parts.find((part) => part.type === 'tool-call' && part.id === event.id)
+          if (call) safely(() => callbacks.current.onToolCall?.(call as ToolParts<Tools>))
+        }
       }
       if (!isCurrent()) return
       current.current = undefined
@@ -212,6 +267,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       }
       showIn(answer.bubbleId, (bubble) => ({ ...bubble, pending: false }))
       setStatus('idle')
+      finished(answer, 'done')
     } catch (failure) {
       if (!isCurrent()) return
       current.current = undefined
@@ -220,6 +276,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
       showIn(answer.bubbleId, (bubble) => interruptedBubble(bubble, stopped ? STOPPED : (failure as Error).message))
       setStatus(stopped ? 'idle' : 'error')
       if (!stopped) setError(failure as Error)
+      finished(answer, stopped ? 'stopped' : 'error', stopped ? undefined : (failure as Error))
     }
   }
 
@@ -289,7 +346,21 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     if (!stopped) return
     showIn(stopped.bubbleId, (bubble) => interruptedBubble(bubble, STOPPED))
     setStatus('idle')
+    finished(stopped, 'stopped')
   }
+
+  const replaceMessages = (next: ChatMessageView[] | ((messages: ChatMessageView[]) => ChatMessageView[])) =>
+    whenRestored(async () => {
+      const list = typeof next === 'function' ? next(shown.current) : next
+      abandon()
+      show(() => list)
+      setError(undefined)
+      setStatus('idle')
+      const messages = messagesOf(list)
+      showPendingTurn(endsWithUnansweredCalls(messages))
+      exchanges.current = memory ? [] : exchangesOf(list)
+      if (memory) await replaceConversation(memory, conversationId, messages)
+    })
 
   const clear = () =>
     whenRestored(async () => {
@@ -359,7 +430,7 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   }, [memory, conversationId])
 
   return {
-    messages,
+    messages: messages as ChatMessageView<Tools>[],
     status,
     error,
     pendingTurn,
@@ -372,7 +443,30 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     regenerate: askAgain,
     addToolApproval,
     clear,
+    setMessages: replaceMessages as UseChat<Tools>['setMessages'],
   }
+}
+
+/** An app's callback that throws is reported, and the chat goes on. */
+function safely(callback: () => void): void {
+  try {
+    callback()
+  } catch (error) {
+    globalThis.reportError?.(error)
+  }
+}
+
+/** Without memory: the history sent again, rebuilt from bubbles (each question with its answer's text). */
+function exchangesOf(list: readonly ChatMessageView[]): Exchange[] {
+  const exchanges: Exchange[] = []
+  for (const [index, bubble] of list.entries()) {
+    if (bubble.role !== 'user') continue
+    const answer = list[index + 1]
+    const messages: Message[] = [userMessageOf(bubble.parts as UserPart[])]
+    if (answer?.role === 'assistant' && answer.text) messages.push(assistantMessage(answer.text))
+    exchanges.push({ questionId: bubble.id, messages })
+  }
+  return exchanges
 }
 
 /** A restore of the conversation, to wait for; without memory there is nothing to restore. */

@@ -1,11 +1,11 @@
-import type { ToolCallback, ToolContext } from '../core'
+import type { ToolCallback, ToolContext, TypedTool } from '../core'
 import { type Infer, resolveSchema, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
 import { withTimeout } from './tool-timeout'
 import { encodeResult } from './tool-result'
 
-export interface ToolSpec<S extends SchemaLike> {
-  name: string
+export interface ToolSpec<S extends SchemaLike, Name extends string = string> {
+  name: Name
   description: string
   /** A JSON Schema object (use `as const` for typed arguments) or a Standard Schema with a JSON Schema. */
   inputSchema: S
@@ -45,7 +45,9 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
 /** Makes a browser function a tool: arguments are parsed and validated, the result encoded for the model. */
-export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolCallback {
+export function defineTool<const S extends SchemaLike, const Name extends string = string>(
+  spec: ToolSpec<S, Name>,
+): TypedTool<Name, Infer<S>> {
   if (!TOOL_NAME.test(spec.name)) {
     throw new TypeError(`Tool name '${spec.name}' must be 1–64 letters, digits, '_' or '-' (what model APIs accept)`)
   }
@@ -75,7 +77,7 @@ export function defineTool<const S extends SchemaLike>(spec: ToolSpec<S>): ToolC
 
 /** The encoded result of a validated call; throws what `call` rejects with. */
 function answer<S extends SchemaLike>(
-  spec: ToolSpec<S>,
+  spec: ToolSpec<S, string>,
   validation: Validation<Infer<S>>,
   context: ToolContext,
 ): string | Promise<string> {
