@@ -19,7 +19,9 @@ import {
   checkpointTurn,
   contextValue,
   streamStage,
+  stoppedShort,
 } from '../core'
+import { argumentsProblem } from '../tools'
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
 
 /** Whether a call of a tool needs the user's approval: always, never, or decided from its arguments. */
@@ -92,17 +94,30 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
   ): Promise<ChatClientResponse> {
     const chatResponse = response.chatResponse
     const index = chatResponse?.results.findIndex((generation) => generation.output.toolCalls.length > 0) ?? -1
-    if (!chatResponse || index < 0) return response
+    // An answer cut short holds unfinished calls: the tool loop refuses them, so nobody is asked.
+    if (!chatResponse || index < 0 || stoppedShort(chatResponse.results[index]!.metadata.finishReason)) return response
     const round = contextValue(request.context, ROUND_KEY) ?? 0
     const runId = request.context[RUN_ID_KEY]
     // This round's answers only: a model that reuses a call id must not inherit an earlier rejection.
     const answers: Record<string, string> = Object.create(null) as Record<string, string>
     const calls: ToolCall[] = []
     const message = chatResponse.results[index]!.output
+    const tools = request.prompt.options.tools ?? []
     let saved = false
     for (const call of message.toolCalls) {
+      const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
+      // A call that can only fail is answered as the tool round would answer it, never shown to the user.
+      const problem =
+        policy === 'never'
+          ? undefined
+          : await argumentsProblem(
+              tools.find((tool) => tool.definition.name === call.name),
+              call.name,
+              call.arguments,
+            )
+      if (problem) answers[call.id] = problem
       const args = parse(call.arguments)
-      if (!this.#needsApproval(call, args)) {
+      if (problem || !needsApproval(policy, call, args)) {
         calls.push(call)
         continue
       }
@@ -158,18 +173,6 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     } catch (error) {
       if (isAbortError(error) || approval.signal?.aborted) throw error
       return { type: 'invalid', problem: `the approval handler failed: ${thrownMessage(error)}` }
-    }
-  }
-
-  /** Fails closed: a policy that throws (e.g. on arguments that are not JSON) asks the user. */
-  #needsApproval(call: ToolCall, args: unknown): boolean {
-    const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
-    if (policy === 'always') return true
-    if (policy === 'never') return false
-    try {
-      return policy(args, call) !== false
-    } catch {
-      return true
     }
   }
 }
@@ -258,6 +261,17 @@ function notApproved(call: ToolCall, problem: string): string {
 function rejection(call: ToolCall, message: string | undefined): string {
   const said = message?.trim() ? ` The user said: "${message.trim()}".` : ''
   return `The user declined this call to ${call.name}, so it was not run.${said} Do not try it again for this request; continue without it or ask the user what to do.`
+}
+
+/** Fails closed: a policy that throws (on arguments it did not expect) asks the user. */
+function needsApproval(policy: ApprovalPolicy, call: ToolCall, args: unknown): boolean {
+  if (policy === 'always') return true
+  if (policy === 'never') return false
+  try {
+    return policy(args, call) !== false
+  } catch {
+    return true
+  }
 }
 
 function parse(text: string): unknown {
