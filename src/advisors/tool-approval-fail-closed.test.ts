@@ -87,15 +87,15 @@ describe('ToolApprovalAdvisor fails closed', () => {
     expect(sent).toEqual([5])
   })
 
-  it('asks the user when the README policy meets arguments that are not JSON', async () => {
+  it('asks the user when a policy throws on arguments it did not expect', async () => {
     const asked: unknown[] = []
     const { sent, answer } = run(
       (request) => (asked.push(request.arguments), Promise.resolve({ type: 'reject' })),
-      [{ toolCalls: [pay('{"amount": 5')] }, 'ok'],
-      (args) => (args as { amount: number }).amount > 100,
+      [{ toolCalls: [pay('{}')] }, 'ok'],
+      (args) => (args as { amount: { cents: number } }).amount.cents > 100,
     )
     expect(await answer).toBe('ok')
-    expect(asked).toEqual([undefined])
+    expect(asked).toEqual([{}])
     expect(sent).toEqual([])
   })
 

@@ -19,9 +19,11 @@ import {
   checkpointTurn,
   contextValue,
   streamStage,
+  stoppedShort,
   ChatResponseAggregator,
   type AssistantMessage,
 } from '../core'
+import { argumentsProblem } from '../tools'
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
 
 /**
@@ -105,31 +107,49 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
   ): Promise<ChatClientResponse> {
     const chatResponse = response.chatResponse
     const index = chatResponse?.results.findIndex((generation) => generation.output.toolCalls.length > 0) ?? -1
-    if (!chatResponse || index < 0) return response
+    // An answer cut short holds unfinished calls: the tool loop refuses them, so nobody is asked.
+    if (!chatResponse || index < 0 || stoppedShort(chatResponse.results[index]!.metadata.finishReason)) return response
     const round = contextValue(request.context, ROUND_KEY) ?? 0
     const runId = request.context[RUN_ID_KEY]
     // This round's answers only: a model that reuses a call id must not inherit an earlier rejection.
     const answers: Record<string, string> = Object.create(null) as Record<string, string>
     const calls: ToolCall[] = []
     const message = chatResponse.results[index]!.output
-    const asked = message.toolCalls.map((call) => [call, parse(call.arguments)] as const)
+    const tools = request.prompt.options.tools ?? []
+    // The calls to ask about, marked `requested` on the message before anyone is asked.
     const marks: Record<string, string> = {}
-    for (const [call, args] of asked) if (this.#needsApproval(call, args)) marks[call.id] = 'requested'
+    const asked: Array<[call: ToolCall, args: unknown]> = []
+    for (const call of message.toolCalls) {
+      const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
+      // A call that can only fail is answered as the tool round would answer it, never shown to the user.
+      const problem =
+        policy === 'never'
+          ? undefined
+          : await argumentsProblem(
+              tools.find((tool) => tool.definition.name === call.name),
+              call.name,
+              call.arguments,
+            )
+      if (problem) answers[call.id] = problem
+      const args = parse(call.arguments)
+      if (!problem && needsApproval(policy, call, args)) {
+        marks[call.id] = 'requested'
+        asked.push([call, args])
+      }
+    }
     const marked = (whole: AssistantMessage): AssistantMessage => ({
       ...whole,
       metadata: { ...whole.metadata, [APPROVALS_METADATA]: { ...marks } },
     })
-    let saved = false
-    for (const [call, args] of asked) {
+    if (asked.length > 0)
+      // Memory inside the loop keeps the round (its text, its calls, what is asked) while the user
+      // decides: a reload shows it as it was, and can resume it.
+      await checkpointTurn(listeners, marked(streamed?.result().results[index]?.output ?? message), request.context)
+    for (const call of message.toolCalls) {
+      const args = asked.find(([asking]) => asking === call)?.[1]
       if (!marks[call.id]) {
         calls.push(call)
         continue
-      }
-      if (!saved) {
-        // Memory inside the loop keeps the round (its text, its calls, what is asked) while the user
-        // decides: a reload shows it as it was, and can resume it.
-        saved = true
-        await checkpointTurn(listeners, marked(streamed?.result().results[index]?.output ?? message), request.context)
       }
       const report = (event: {
         phase: 'requested' | 'decided'
@@ -166,7 +186,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     }
     const results = chatResponse.results.with(index, {
       ...chatResponse.results[index]!,
-      output: { ...(saved ? marked(message) : message), toolCalls: calls },
+      output: { ...(asked.length > 0 ? marked(message) : message), toolCalls: calls },
     })
     const reviewed: ChatResponse = { ...chatResponse, results }
     return { chatResponse: reviewed, context: { ...response.context, [TOOL_ANSWERS_KEY]: answers } }
@@ -179,18 +199,6 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     } catch (error) {
       if (isAbortError(error) || approval.signal?.aborted) throw error
       return { type: 'invalid', problem: `the approval handler failed: ${thrownMessage(error)}` }
-    }
-  }
-
-  /** Fails closed: a policy that throws (e.g. on arguments that are not JSON) asks the user. */
-  #needsApproval(call: ToolCall, args: unknown): boolean {
-    const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
-    if (policy === 'always') return true
-    if (policy === 'never') return false
-    try {
-      return policy(args, call) !== false
-    } catch {
-      return true
     }
   }
 }
@@ -279,6 +287,17 @@ function notApproved(call: ToolCall, problem: string): string {
 function rejection(call: ToolCall, message: string | undefined): string {
   const said = message?.trim() ? ` The user said: "${message.trim()}".` : ''
   return `The user declined this call to ${call.name}, so it was not run.${said} Do not try it again for this request; continue without it or ask the user what to do.`
+}
+
+/** Fails closed: a policy that throws (on arguments it did not expect) asks the user. */
+function needsApproval(policy: ApprovalPolicy, call: ToolCall, args: unknown): boolean {
+  if (policy === 'always') return true
+  if (policy === 'never') return false
+  try {
+    return policy(args, call) !== false
+  } catch {
+    return true
+  }
 }
 
 function parse(text: string): unknown {

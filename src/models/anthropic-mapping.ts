@@ -12,6 +12,7 @@ import {
 } from '../core'
 import { attachmentType, base64Of, isTextFile, textFileText } from './attachment-data'
 import type { ErrorContext } from './errors'
+import { inBandError } from './http-error'
 import { count, firstNonEmpty, isWireObject, objectAt, optionalArray, optionalString } from './wire'
 
 // Translation between our plain data and the Anthropic Messages wire format.
@@ -218,6 +219,7 @@ export function toUsage(raw: unknown): Usage | undefined {
 
 export function fromAnthropicMessage(body: unknown, context: ErrorContext): ChatResponse {
   const message = objectAt(body, 'the body', context)
+  if (message['type'] === 'error') throw inBandError(message['error'], context, 'the answer is an error')
   let text = ''
   let reasoning = ''
   const thinking: ThinkingBlock[] = []

@@ -1,9 +1,10 @@
 import type { ServerSentEvent } from './sse'
 import type { AssistantPart, ToolCall, ToolCallDelta, ChatResponse } from '../core'
-import { streamError, type ErrorContext } from './errors'
-import { parseProviderError } from './http-error'
+import { stoppedShort } from '../core'
+import { streamCut, type ErrorContext } from './errors'
+import { inBandError } from './http-error'
 import { serverSentEvents } from './sse'
-import { assembled, toUsage, type ThinkingBlock } from './anthropic-mapping'
+import { assembled, finishReasonOf, toUsage, type ThinkingBlock } from './anthropic-mapping'
 import {
   firstNonEmpty,
   invalidResponse,
@@ -21,6 +22,8 @@ interface Block {
   id?: string | undefined
   name?: string | undefined
   text: string
+  /** A tool_use block's input as it started: a server that sends no deltas sends it whole here. */
+  input: string
   /** Its place among the message's tool calls (tool_use blocks only). */
   toolIndex: number
   json: string
@@ -55,7 +58,8 @@ export class AnthropicStreamReader {
 
   read(message: ServerSentEvent): ChatResponse[] {
     if (this.#done) return []
-    const event = streamEvent(message.data, 'a stream event', this.context)
+    const event = streamEvent(message, 'a stream event', this.context)
+    if (!event) return []
     const type = optionalString(event['type'], 'type', this.context) ?? message.event
     switch (type) {
       case 'message_start':
@@ -75,20 +79,16 @@ export class AnthropicStreamReader {
         this.#done = true
         return []
       case 'error':
-        throw this.#inBandError(event['error'])
+        throw inBandError(event['error'], this.context, 'the stream reported an error')
       default:
         return []
     }
   }
 
   finish(): ChatResponse {
-    if (!this.#done) {
-      throw streamError(
-        'the stream ended before message_stop; the connection may have dropped. Try again.',
-        this.context,
-        { retryable: true },
-      )
-    }
+    if (!this.#done) throw streamCut('message_stop', this.context)
+    // Blank input of a finished call means none; that of a call cut short stays as it came.
+    const blank = stoppedShort(finishReasonOf(this.#stopReason)) ? '' : '{}'
     const blocks = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block)
     const toolCalls: ToolCall[] = []
     const thinking: ThinkingBlock[] = []
@@ -98,7 +98,7 @@ export class AnthropicStreamReader {
         const call = {
           id: block.id ?? '',
           name: block.name ?? '',
-          arguments: block.json.trim() === '' ? '{}' : block.json,
+          arguments: block.json.trim() === '' ? block.input || blank : block.json,
         }
         toolCalls.push(call)
         order.push({ type: 'tool-call', ...call })
@@ -145,6 +145,7 @@ export class AnthropicStreamReader {
       id: optionalString(block['id'], `${path}.id`, this.context),
       name: optionalString(block['name'], `${path}.name`, this.context),
       text: '',
+      input: startInput(block['input']),
       toolIndex: type === 'tool_use' ? this.#toolCount++ : -1,
       json: '',
       thinking,
@@ -203,21 +204,11 @@ export class AnthropicStreamReader {
     if (block) block.text += text
     return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
   }
+}
 
-  #inBandError(error: unknown) {
-    const provider = parseProviderError(JSON.stringify({ error }))
-    const code = provider.type ?? provider.code
-    const retryable = code === 'overloaded_error' || code === 'api_error' || code === 'rate_limit_error'
-    return streamError(
-      `the stream reported an error${code ? ` (${code})` : ''}: ${provider.message ?? 'unknown error'}`,
-      this.context,
-      {
-        retryable,
-        ...(code ? { code } : {}),
-        ...(code === 'overloaded_error' ? { status: 529 } : {}),
-      },
-    )
-  }
+/** A start's input as JSON text, or '' when it holds nothing (the usual `{}` that deltas fill in). */
+function startInput(input: unknown): string {
+  return isWireObject(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : ''
 }
 
 function reasoningChunk(reasoning: string): ChatResponse {

@@ -221,7 +221,7 @@ describe('AnthropicChatModel stream faults', () => {
     const { fetch } = fakeFetch(responseOf({ ...recorded, body: recorded.body.slice(0, cut) }))
     await expect(collect(new AnthropicChatModel({ model: 'c', fetch }).stream(prompt))).rejects.toMatchObject({
       name: 'ChatModelError',
-      message: expect.stringMatching(/ended before message_stop/) as string,
+      message: expect.stringMatching(/cut before message_stop/) as string,
     })
   })
 })

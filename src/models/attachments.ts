@@ -106,15 +106,11 @@ function megabytes(bytes: number): string {
  */
 export function withAttachments(
   messages: readonly Message[],
-  rules: 'openai' | 'anthropic' | AttachmentRules,
+  rules: AttachmentRules,
   context: ErrorContext,
 ): readonly Message[] | Promise<readonly Message[]> {
   if (!messages.some((message) => message.role === 'user' && message.parts !== undefined)) return messages
-  checkAttachments(
-    messages,
-    rules === 'openai' ? OPENAI_ATTACHMENTS : rules === 'anthropic' ? ANTHROPIC_ATTACHMENTS : rules,
-    context,
-  )
+  checkAttachments(messages, rules, context)
   return inlineAttachments(messages)
 }
 

@@ -64,15 +64,13 @@ export interface ErrorContext {
   /** A readable provider name for messages: 'OpenAI', 'Anthropic', or the base URL's host. */
   label: string
   model: string
-  /** Removed from every message, in case a server echoes it. */
-  apiKey?: string | undefined
 }
 
 /** A fetch that failed before any response: offline, DNS, CORS, a reset connection. */
 export function networkError(error: unknown, url: string, context: ErrorContext): ChatModelError {
   const reason = thrownMessage(error)
   const message = `Could not reach ${context.label} at ${withoutCredentials(url)}: ${reason}. Check the base URL and your connection; in a browser the server must also allow this page's origin (CORS).`
-  return new ChatModelError(scrub(message, context.apiKey), {
+  return new ChatModelError(message, {
     provider: context.provider,
     retryable: true,
     cause: error,
@@ -85,14 +83,17 @@ export function streamError(
   context: ErrorContext,
   details: { retryable: boolean; status?: number; code?: string } = { retryable: false },
 ): ChatModelError {
-  return new ChatModelError(scrub(`${context.label}: ${message}`, context.apiKey), {
+  return new ChatModelError(`${context.label}: ${message}`, {
     provider: context.provider,
     ...details,
   })
 }
 
-export function scrub(text: string, apiKey: string | undefined): string {
-  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text
+/** A stream that ended before its end (a dropped connection, a proxy that closed it): trying again is safe. */
+export function streamCut(missing: string, context: ErrorContext): ChatModelError {
+  return streamError(`the stream was cut before ${missing}; the connection may have dropped. Try again.`, context, {
+    retryable: true,
+  })
 }
 
 /** The cause as it may be kept: unchanged when it holds no secret, else a copy whose texts are scrubbed. */

@@ -1,5 +1,5 @@
 import { scrubAndTruncate } from '../core'
-import { ChatModelError, isRetryableStatus, retryAfterMs, scrub, type ErrorContext } from './errors'
+import { ChatModelError, isRetryableStatus, retryAfterMs, streamError, type ErrorContext } from './errors'
 
 // Reading a provider's error body and advising on it: loaded when a request fails (see http.ts).
 
@@ -42,13 +42,46 @@ export async function httpError(response: Response, context: ErrorContext): Prom
   const retryAfter = retryAfterMs(response.headers) ?? retryAfterFromBody(body)
   const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined
   const message = `${context.label} answered HTTP ${status}${code ? ` (${code})` : ''}${detail}. ${advice}`
-  return new ChatModelError(scrub(message, context.apiKey), {
+  return new ChatModelError(message, {
     provider: context.provider,
     status,
     ...(code ? { code } : {}),
     retryable: isRetryableStatus(status, response.headers),
     ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
     ...(requestId ? { requestId } : {}),
+  })
+}
+
+/**
+ * The HTTP status an error type or code stands for when it comes inside a 200 answer (a stream's
+ * error event, an error body), as the official SDKs map statuses to their error classes: the first
+ * name the code or type holds.
+ */
+const IN_BAND_STATUS: Record<string, number> = {
+  rate_limit: 429,
+  overloaded_error: 529,
+  overloaded: 503,
+  unavailable: 503,
+  timeout: 504,
+  server_error: 500,
+  api_error: 500,
+  invalid_request: 400,
+}
+
+/** An error sent inside a 200 answer, with the status it carries (Groq, OpenRouter) or its code or type stands for. */
+export function inBandError(error: unknown, context: ErrorContext, what: string): ChatModelError {
+  const { message = 'unknown error', code: given, type } = parseProviderError(JSON.stringify({ error }))
+  const code = given ?? type
+  const carried = Number((error as { status_code?: unknown } | null)?.status_code ?? given)
+  const status =
+    carried >= 400 && carried < 600
+      ? carried
+      : Object.entries(IN_BAND_STATUS).find(([name]) => `${given} ${type}`.includes(name))?.[1]
+  const advice = status ? `. ${adviceFor(status, code, context)}` : ''
+  return streamError(`${what}${code ? ` (${code})` : ''}: ${message.replace(/\.+$/, '')}${advice}`, context, {
+    retryable: status !== undefined && isRetryableStatus(status),
+    status,
+    code,
   })
 }
 

@@ -1,6 +1,13 @@
-import type { ToolCall, ChatResponse, Generation, GenerationMetadata, Usage } from '../core'
-import { streamError, type ErrorContext } from './errors'
-import { parseProviderError } from './http-error'
+import {
+  stoppedShort,
+  type ToolCall,
+  type ChatResponse,
+  type Generation,
+  type GenerationMetadata,
+  type Usage,
+} from '../core'
+import type { ErrorContext } from './errors'
+import { inBandError } from './http-error'
 import { stableToolCallId } from './stable-id'
 import {
   count,
@@ -49,13 +56,19 @@ export function toUsage(raw: unknown): Usage | undefined {
   return result
 }
 
-export function toToolCall(call: OpenAIToolCall, index: number, responseId: string | undefined): ToolCall {
+/** `blank`: the arguments of a call that has none: `{}` when the answer is complete, '' (as they came) when it was cut short. */
+export function toToolCall(
+  call: OpenAIToolCall,
+  index: number,
+  responseId: string | undefined,
+  blank: string,
+): ToolCall {
   const name = call.function?.name ?? ''
   const args = call.function?.arguments
   return {
     id: call.id || stableToolCallId(responseId, index, name),
     name,
-    arguments: typeof args === 'string' ? args : args ? JSON.stringify(args) : '{}',
+    arguments: typeof args === 'string' ? args || blank : args ? JSON.stringify(args) : blank,
   }
 }
 
@@ -116,6 +129,17 @@ function readContent(value: unknown, path: string, context: ErrorContext): { tex
   return { text, reasoning }
 }
 
+/** Where an assistant message with tool calls notes the server that sent its reasoning as `reasoning_content`. */
+export const REASONING_CONTENT = 'openaiReasoningContent'
+
+/**
+ * DeepSeek (thinking mode) answers 400 unless the reasoning of a message with tool calls comes back as
+ * `reasoning_content`; servers that never sent one may refuse it, so it goes back only to the one that did.
+ */
+export function reasoningContentFrom(sent: boolean, context: ErrorContext): { metadata?: Record<string, unknown> } {
+  return sent ? { metadata: { [REASONING_CONTENT]: context.label } } : {}
+}
+
 /** A refusal is a content filter in the library's words; its text stays in the metadata. */
 export function finishMetadata(finishReason: string | undefined, refusal: string): GenerationMetadata {
   if (refusal)
@@ -125,29 +149,28 @@ export function finishMetadata(finishReason: string | undefined, refusal: string
 
 export function fromOpenAICompletion(body: unknown, context: ErrorContext): ChatResponse {
   const completion = objectAt(body, 'the body', context)
-  if (completion['error'] !== undefined && completion['error'] !== null && completion['choices'] === undefined) {
-    const error = parseProviderError(JSON.stringify(completion))
-    throw streamError(
-      `the answer is an error${error.code ? ` (${error.code})` : ''}: ${error.message ?? 'unknown error'}`,
-      context,
-      {
-        retryable: false,
-        ...(error.code ? { code: error.code } : {}),
-      },
-    )
-  }
+  if (completion['error'] !== undefined && completion['error'] !== null && completion['choices'] === undefined)
+    throw inBandError(completion['error'], context, 'the answer is an error')
   const id = firstNonEmpty(undefined, completion['id'])
   const results: Generation[] = optionalArray(completion['choices'], 'choices', context).map((entry, position) => {
     const path = `choices[${position}]`
     const choice = objectAt(entry, path, context)
     const message = optionalObject(choice['message'], `${path}.message`, context) ?? {}
     const { text, reasoning, refusal } = readTextAndReasoning(message, `${path}.message`, context)
-    const toolCalls = readToolCalls(message['tool_calls'], `${path}.message.tool_calls`, context).map((call, index) =>
-      toToolCall(call, call.index ?? index, id),
-    )
     const finishReason = optionalString(choice['finish_reason'], `${path}.finish_reason`, context)
+    const blank = stoppedShort(finishReason) ? '' : '{}'
+    const toolCalls = readToolCalls(message['tool_calls'], `${path}.message.tool_calls`, context).map((call, index) =>
+      toToolCall(call, call.index ?? index, id, blank),
+    )
+    const sent = toolCalls.length > 0 && typeof message['reasoning_content'] === 'string'
     return {
-      output: { role: 'assistant', text, toolCalls, ...(reasoning ? { reasoning } : {}) },
+      output: {
+        role: 'assistant',
+        text,
+        toolCalls,
+        ...(reasoning ? { reasoning } : {}),
+        ...reasoningContentFrom(sent, context),
+      },
       metadata: finishMetadata(finishReason, refusal),
     }
   })

@@ -1,9 +1,11 @@
 import { partsOf, type ChatOptions, type Message, type UserMessage } from '../core'
 import { isTextFile, textFileText } from './attachment-data'
+import { REASONING_CONTENT } from './openai-mapping'
 
 // Our plain data as a Chat Completions request.
 
-export function toOpenAIMessages(messages: readonly Message[]): Array<Record<string, unknown>> {
+/** `server`: the label of the server the request goes to (it gets back the `reasoning_content` it sent). */
+export function toOpenAIMessages(messages: readonly Message[], server?: string): Array<Record<string, unknown>> {
   return messages.flatMap((message): Array<Record<string, unknown>> => {
     switch (message.role) {
       case 'system':
@@ -17,6 +19,9 @@ export function toOpenAIMessages(messages: readonly Message[]): Array<Record<str
             content: message.text === '' && message.toolCalls.length > 0 ? null : message.text,
             ...(message.toolCalls.length > 0
               ? {
+                  ...(server && message.metadata?.[REASONING_CONTENT] === server
+                    ? { reasoning_content: message.reasoning ?? '' }
+                    : {}),
                   tool_calls: message.toolCalls.map((call) => ({
                     id: call.id,
                     type: 'function',
@@ -42,10 +47,11 @@ export function toOpenAIRequest(
   messages: readonly Message[],
   options: ChatOptions,
   stream: boolean,
+  server?: string,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: options.model ?? model,
-    messages: toOpenAIMessages(messages),
+    messages: toOpenAIMessages(messages, server),
   }
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } })
   if (options.temperature !== undefined) body['temperature'] = options.temperature

@@ -11,7 +11,8 @@ import {
   type UserMessage,
 } from '../core'
 import { isTextFile, textFileText } from './attachment-data'
-import { streamError, type ErrorContext } from './errors'
+import type { ErrorContext } from './errors'
+import { inBandError } from './http-error'
 import { stableToolCallId } from './stable-id'
 import {
   count,
@@ -198,12 +199,14 @@ export function reasoningTextOf(item: WireObject, path: string, context: ErrorCo
     .join('\n\n')
 }
 
+/** `blank`: the arguments of a call that has none: `{}` when the answer is complete, '' (as they came) when it was cut short. */
 export function toolCallOf(
   item: WireObject,
   path: string,
   context: ErrorContext,
   responseId: string | undefined,
   index: number,
+  blank: string,
 ): ToolCall {
   const name = optionalString(item['name'], `${path}.name`, context) ?? ''
   const callId = optionalString(item['call_id'], `${path}.call_id`, context)
@@ -211,7 +214,7 @@ export function toolCallOf(
   return {
     id: callId || id || stableToolCallId(responseId, index, name),
     name,
-    arguments: optionalString(item['arguments'], `${path}.arguments`, context) || '{}',
+    arguments: optionalString(item['arguments'], `${path}.arguments`, context) || blank,
   }
 }
 
@@ -223,23 +226,22 @@ export function responsesFinish(
   refusal: string,
 ): GenerationMetadata {
   if (refusal) return { finishReason: 'content_filter', refusal }
+  // Any other reason an answer is incomplete is still an answer cut short.
   if (status === 'incomplete') {
-    const reason = incompleteReason === 'max_output_tokens' ? 'length' : (incompleteReason ?? 'incomplete')
-    return { finishReason: reason }
+    const reason =
+      incompleteReason === 'max_output_tokens'
+        ? 'length'
+        : incompleteReason === 'content_filter'
+          ? incompleteReason
+          : 'incomplete'
+    return { finishReason: reason, ...(incompleteReason ? { providerFinishReason: incompleteReason } : {}) }
   }
   return { finishReason: hasToolCalls ? 'tool_calls' : 'stop' }
 }
 
 /** A failed response (`response.failed`, `error` events, or `status: failed`) as a ChatModelError. */
 export function responsesError(error: unknown, context: ErrorContext) {
-  const details = isWireObject(error) ? error : {}
-  const code = typeof details['code'] === 'string' ? details['code'] : undefined
-  const message = typeof details['message'] === 'string' ? details['message'] : 'unknown error'
-  const retryable = code === 'server_error' || code === 'rate_limit_exceeded' || code === 'vector_store_timeout'
-  return streamError(`the response failed${code ? ` (${code})` : ''}: ${message}`, context, {
-    retryable,
-    ...(code ? { code } : {}),
-  })
+  return inBandError(error, context, 'the response failed')
 }
 
 export function fromResponsesBody(body: unknown, context: ErrorContext): ChatResponse {
@@ -271,7 +273,7 @@ export function fromResponsesBody(body: unknown, context: ErrorContext): ChatRes
         break
       }
       case 'function_call': {
-        const call = toolCallOf(item, path, context, id, toolCalls.length)
+        const call = toolCallOf(item, path, context, id, toolCalls.length, status === 'incomplete' ? '' : '{}')
         toolCalls.push(call)
         order.toolCall(call)
         if (itemId) replay.push({ type: 'function_call', id: itemId, callId: call.id })

@@ -1,6 +1,6 @@
 import type { ServerSentEvent } from './sse'
 import { type ChatResponse, type ToolCall, type ToolCallDelta } from '../core'
-import { streamError, type ErrorContext } from './errors'
+import { streamCut, type ErrorContext } from './errors'
 import {
   OutputOrder,
   RESPONSES_ITEMS,
@@ -16,6 +16,7 @@ import {
   firstNonEmpty,
   invalidResponse,
   objectAt,
+  optionalArray,
   optionalIndex,
   optionalObject,
   optionalString,
@@ -46,6 +47,8 @@ export class ResponsesStreamReader {
   #refusal = ''
   #reasoningPart: string | undefined
   #callCount = 0
+  /** How much of each text, refusal or reasoning part went out as deltas: a 'done' event sends only the rest. */
+  readonly #sent = new Map<string, number>()
 
   constructor(
     private readonly context: ErrorContext,
@@ -55,37 +58,59 @@ export class ResponsesStreamReader {
 
   read(message: ServerSentEvent): ChatResponse[] {
     if (this.#final) return []
-    const event = streamEvent(message.data, 'a stream event', this.context)
+    const event = streamEvent(message, 'a stream event', this.context)
+    if (!event) return []
     const type = optionalString(event['type'], 'type', this.context) ?? message.event
-    const delta = () => optionalString(event['delta'], `${type}.delta`, this.context) ?? ''
+    const text = (field: string) => optionalString(event[field], `${type}.${field}`, this.context) ?? ''
+    const part = () => optionalObject(event['part'], `${type}.part`, this.context) ?? {}
+    const index = optionalIndex(event['output_index'], `${type}.output_index`, this.context) ?? 0
     switch (type) {
       case 'response.created':
       case 'response.in_progress':
         this.#response(event)
         return []
       case 'response.output_item.added':
-      case 'response.output_item.done': {
-        const added = this.#item(event, type)
-        return added ? this.#progress(added, '') : []
-      }
+        return this.#item(index, objectAt(event['item'], `${type}.item`, this.context))
+      case 'response.output_item.done':
+        return this.#itemDone(index, objectAt(event['item'], `${type}.item`, this.context))
       case 'response.output_text.delta':
-        return chunk(delta(), '')
+        return this.#words(false, index, event['content_index'], text('delta'), false)
+      case 'response.output_text.done':
+        return this.#words(false, index, event['content_index'], text('text'), true)
       case 'response.refusal.delta':
-        this.#refusal += delta()
-        return []
-      case 'response.function_call_arguments.delta': {
-        const item = this.#itemAt(event)
-        const fragment = delta()
-        item.arguments += fragment
-        return fragment ? this.#progress(item, fragment) : []
-      }
+        return this.#words(true, index, event['content_index'], text('delta'), false)
+      case 'response.refusal.done':
+        return this.#words(true, index, event['content_index'], text('refusal'), true)
+      case 'response.content_part.done':
+        return this.#partDone(index, event['content_index'], part(), `${type}.part`)
+      case 'response.function_call_arguments.delta':
+        return this.#arguments(this.#itemAt(event), text('delta'), false)
+      case 'response.function_call_arguments.done':
+        return this.#arguments(this.#itemAt(event), text('arguments'), true)
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        return chunk('', this.#separated(event, delta()))
+        return this.#reasoning(index, event['summary_index'], event['content_index'], text('delta'), false)
+      case 'response.reasoning_summary_text.done':
+      case 'response.reasoning_text.done':
+        return this.#reasoning(index, event['summary_index'], event['content_index'], text('text'), true)
+      case 'response.reasoning_summary_part.done':
+        return this.#reasoning(
+          index,
+          event['summary_index'],
+          undefined,
+          optionalString(part()['text'], `${type}.part.text`, this.context) ?? '',
+          true,
+        )
       case 'response.completed':
-      case 'response.incomplete':
-        this.#final = this.#response(event)
-        return []
+      case 'response.incomplete': {
+        // The finished output is whole here: what no event before brought (text, a call) is sent now.
+        const final = this.#response(event)
+        const chunks = optionalArray(final['output'], `${type}.response.output`, this.context).flatMap((item, at) =>
+          this.#itemDone(at, objectAt(item, `${type}.response.output[${at}]`, this.context)),
+        )
+        this.#final = final
+        return chunks
+      }
       case 'response.failed':
         throw responsesError(this.#response(event)['error'], this.context)
       case 'error':
@@ -96,13 +121,10 @@ export class ResponsesStreamReader {
   }
 
   finish(): ChatResponse {
-    if (!this.#final) {
-      throw streamError(
-        'the stream ended before response.completed; the connection may have dropped. Try again.',
-        this.context,
-        { retryable: true },
-      )
-    }
+    if (!this.#final) throw streamCut('response.completed', this.context)
+    const status = optionalString(this.#final['status'], 'response.status', this.context)
+    // Blank arguments of a finished call mean none; those of a call cut short stay as they came.
+    const blank = status === 'incomplete' ? '' : '{}'
     const toolCalls: ToolCall[] = []
     const replay: ReplayItem[] = []
     const order = new OutputOrder()
@@ -114,7 +136,7 @@ export class ResponsesStreamReader {
           ...item,
           arguments: optionalString(item['arguments'], `${path}.arguments`, this.context) || args,
         }
-        const call = toolCallOf(whole, path, this.context, this.#id, toolCalls.length)
+        const call = toolCallOf(whole, path, this.context, this.#id, toolCalls.length, blank)
         toolCalls.push(call)
         order.toolCall(call)
         if (itemId) replay.push({ type: 'function_call', id: itemId, callId: call.id })
@@ -126,7 +148,6 @@ export class ResponsesStreamReader {
         replay.push({ type: 'reasoning', item })
       }
     }
-    const status = optionalString(this.#final['status'], 'response.status', this.context)
     const incomplete = optionalObject(this.#final['incomplete_details'], 'incomplete_details', this.context)
     const usage = toResponsesUsage(this.#final['usage'])
     return {
@@ -163,20 +184,79 @@ export class ResponsesStreamReader {
     return response
   }
 
-  /** Records an item; returns it when it is new. */
-  #item(event: WireObject, type: string): OutputItem | undefined {
-    const index = optionalIndex(event['output_index'], `${type}.output_index`, this.context) ?? 0
-    const item = objectAt(event['item'], `${type}.item`, this.context)
+  /** Records an item, and announces a call that is new (its arguments stay until they are done). */
+  #item(index: number, item: WireObject): ChatResponse[] {
     const known = this.#items.get(index)
     if (known) {
       known.item = item
-      return undefined
+      return []
     }
     if (this.#items.size >= MAX_OUTPUT_ITEMS)
       throw invalidResponse(this.context, `more than ${MAX_OUTPUT_ITEMS} output items in one response`, index)
     const added = { item, arguments: '', callIndex: item['type'] === 'function_call' ? this.#callCount++ : -1 }
     this.#items.set(index, added)
-    return added
+    return this.#progress(added, '')
+  }
+
+  /** A finished item: the text, refusal, reasoning and arguments in it that no delta brought go out now, as call() gives them. */
+  #itemDone(index: number, item: WireObject): ChatResponse[] {
+    const chunks = this.#item(index, item)
+    const path = `output[${index}]`
+    const parts = (field: string) =>
+      optionalArray(item[field], `${path}.${field}`, this.context).map((entry, at) =>
+        objectAt(entry, `${path}.${field}[${at}]`, this.context),
+      )
+    if (item['type'] === 'message') {
+      parts('content').forEach((part, at) => chunks.push(...this.#partDone(index, at, part, `${path}.content[${at}]`)))
+    } else if (item['type'] === 'reasoning') {
+      const said = (part: WireObject) => optionalString(part['text'], `${path} reasoning`, this.context) ?? ''
+      parts('summary').forEach((part, at) => chunks.push(...this.#reasoning(index, at, undefined, said(part), true)))
+      parts('content').forEach((part, at) => chunks.push(...this.#reasoning(index, undefined, at, said(part), true)))
+    } else if (item['type'] === 'function_call') {
+      const args = optionalString(item['arguments'], `${path}.arguments`, this.context)
+      if (args) chunks.push(...this.#arguments(this.#items.get(index)!, args, true))
+    }
+    return chunks
+  }
+
+  /** A finished message part: its text, or its refusal, whole. */
+  #partDone(index: number, contentIndex: unknown, part: WireObject, path: string): ChatResponse[] {
+    const refusal = part['type'] === 'refusal'
+    if (!refusal && part['type'] !== 'output_text') return []
+    const said = optionalString(part[refusal ? 'refusal' : 'text'], path, this.context) ?? ''
+    return this.#words(refusal, index, contentIndex, said, true)
+  }
+
+  /** Text (or a refusal) of a message part: a delta, or the whole part (`done`) of which only the rest is new. */
+  #words(refusal: boolean, index: number, contentIndex: unknown, said: string, done: boolean): ChatResponse[] {
+    const fresh = this.#fresh(JSON.stringify([refusal, index, contentIndex ?? 0]), said, done)
+    if (!refusal) return chunk(fresh, '')
+    this.#refusal += fresh
+    return []
+  }
+
+  /** Reasoning of a summary part or a reasoning text part: a delta, or the whole part (`done`). */
+  #reasoning(index: number, summaryIndex: unknown, contentIndex: unknown, said: string, done: boolean): ChatResponse[] {
+    const part = JSON.stringify([index, summaryIndex ?? null, contentIndex ?? null])
+    return chunk('', this.#separated(part, this.#fresh(part, said, done)))
+  }
+
+  /** A function call's arguments: a fragment, or all of them (`done`, which wins) of which only the rest is new. */
+  #arguments(output: OutputItem, said: string, done: boolean): ChatResponse[] {
+    let fresh = said
+    if (done) {
+      fresh = said.startsWith(output.arguments) ? said.slice(output.arguments.length) : ''
+      output.arguments = said || output.arguments
+    } else output.arguments += said
+    return fresh ? this.#progress(output, fresh) : []
+  }
+
+  /** What of a part's words was not sent yet: all of a delta; of a whole part, what its deltas did not bring. */
+  #fresh(part: string, said: string, done: boolean): string {
+    const sent = this.#sent.get(part) ?? 0
+    const fresh = done ? said.slice(sent) : said
+    if (fresh) this.#sent.set(part, sent + fresh.length)
+    return fresh
   }
 
   /** A function call's start (`argumentsDelta` empty) or a fragment of its arguments, when asked for. */
@@ -202,17 +282,12 @@ export class ResponsesStreamReader {
   }
 
   /** Summary parts (and reasoning items) are separated by a blank line, as a call joins them. */
-  #separated(event: WireObject, text: string): string {
-    const part = JSON.stringify([
-      event['item_id'],
-      event['output_index'],
-      event['summary_index'],
-      event['content_index'],
-    ])
+  #separated(part: string, text: string): string {
+    if (!text) return text
     const first = this.#reasoningPart === undefined
     const changed = this.#reasoningPart !== part
     this.#reasoningPart = part
-    return !first && changed && text ? `\n\n${text}` : text
+    return !first && changed ? `\n\n${text}` : text
   }
 }
 

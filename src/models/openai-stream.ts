@@ -1,11 +1,12 @@
 import type { ServerSentEvent } from './sse'
-import type { ToolCall, ToolCallDelta, ChatResponse, Usage } from '../core'
-import { streamError, type ErrorContext } from './errors'
-import { parseProviderError } from './http-error'
+import { stoppedShort, type ToolCall, type ToolCallDelta, type ChatResponse, type Usage } from '../core'
+import { streamCut, type ErrorContext } from './errors'
+import { inBandError } from './http-error'
 import { serverSentEvents } from './sse'
 import { stableToolCallId } from './stable-id'
 import {
   finishMetadata,
+  reasoningContentFrom,
   readTextAndReasoning,
   readToolCalls,
   toToolCall,
@@ -52,6 +53,8 @@ export class OpenAIStreamReader {
   #finishReason: string | undefined
   #usage: Usage | undefined
   #refusal = ''
+  /** Whether reasoning came as `reasoning_content`, which such servers need back with the calls (DeepSeek). */
+  #reasoningContent = false
   #done = false
   /** Progress of the calls in the event being read, when the request asked for it. */
   #progress: ToolCallDelta[] | undefined
@@ -70,9 +73,10 @@ export class OpenAIStreamReader {
       return []
     }
     if (data === '') return []
-    const chunk = streamEvent(data, 'a stream chunk', this.context)
+    const chunk = streamEvent(event, 'a stream chunk', this.context)
+    if (!chunk) return []
     if (event.event === 'error' || (chunk['error'] !== undefined && chunk['error'] !== null))
-      throw this.#inBandError(chunk['error'] ?? chunk)
+      throw inBandError(chunk['error'] ?? chunk, this.context, 'the stream reported an error')
     this.#id = firstNonEmpty(this.#id, chunk['id'])
     this.#model = firstNonEmpty(this.#model, chunk['model'])
     // Groq has sent usage under `x_groq`, Moonshot inside the choice.
@@ -89,6 +93,7 @@ export class OpenAIStreamReader {
       const delta = optionalObject(choice['delta'], `${path}.delta`, this.context) ?? {}
       const { text, reasoning, refusal } = readTextAndReasoning(delta, `${path}.delta`, this.context)
       this.#refusal += refusal
+      this.#reasoningContent ||= typeof delta['reasoning_content'] === 'string'
       for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.context))
         this.#addFragment(call)
       if (reasoning) out.push(deltaChunk('', reasoning))
@@ -106,26 +111,28 @@ export class OpenAIStreamReader {
    * reason but without `[DONE]` is complete (as OpenAI's SDK reads it); one cut before is not.
    */
   finish(): ChatResponse {
-    if (!this.#done && this.#finishReason === undefined) {
-      throw streamError(
-        'the stream ended before it was complete (no finish reason, no [DONE]); the connection may have dropped. Try again.',
-        this.context,
-        { retryable: true },
-      )
-    }
+    if (!this.#done && this.#finishReason === undefined) throw streamCut('its finish reason or [DONE]', this.context)
+    // Blank arguments of a finished call mean none; those of a call cut short stay as they came.
+    const blank = stoppedShort(this.#finishReason) ? '' : '{}'
     const toolCalls: ToolCall[] = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, call], position) =>
         toToolCall(
-          { id: call.id, function: { name: call.name, arguments: call.arguments || '{}' } },
+          { id: call.id, function: { name: call.name, arguments: call.arguments } },
           position,
           this.#id,
+          blank,
         ),
       )
     return {
       results: [
         {
-          output: { role: 'assistant', text: '', toolCalls },
+          output: {
+            role: 'assistant',
+            text: '',
+            toolCalls,
+            ...reasoningContentFrom(this.#reasoningContent && toolCalls.length > 0, this.context),
+          },
           metadata: finishMetadata(this.#finishReason, this.#refusal),
         },
       ],
@@ -182,30 +189,6 @@ export class OpenAIStreamReader {
     for (const [key, call] of this.#calls) if (fragment.id && call.id === fragment.id) return key
     if (!fragment.id && !fragment.function?.name && this.#lastKey !== undefined) return this.#lastKey
     return this.#calls.size === 0 ? 0 : Math.max(...this.#calls.keys()) + 1
-  }
-
-  #inBandError(error: unknown) {
-    const provider = parseProviderError(JSON.stringify(error))
-    const details = (error !== null && typeof error === 'object' ? error : {}) as {
-      status_code?: unknown
-      code?: unknown
-    }
-    const status =
-      typeof details.status_code === 'number'
-        ? details.status_code
-        : typeof details.code === 'number'
-          ? details.code
-          : undefined
-    const retryable = status === undefined ? false : status === 429 || status >= 500
-    return streamError(
-      `the stream reported an error${provider.code ? ` (${provider.code})` : ''}: ${provider.message ?? 'unknown error'}`,
-      this.context,
-      {
-        retryable,
-        ...(status !== undefined ? { status } : {}),
-        ...(provider.code ? { code: provider.code } : {}),
-      },
-    )
   }
 }
 

@@ -1,11 +1,12 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
+import { labelOf } from './base-url'
 import type { ErrorContext } from './errors'
 import { postJson, readJson } from './http'
 import { fromOpenAICompletion } from './openai-mapping'
 import { toOpenAIRequest } from './openai-request'
 import { readOpenAIStream } from './openai-stream'
 import { registerModelSecrets } from './secrets'
-import { withAttachments } from './attachments'
+import { OPENAI_ATTACHMENTS, withAttachments } from './attachments'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -36,7 +37,7 @@ export class OpenAIChatModel implements ChatModel {
     const baseURL = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
     this.#url = `${baseURL}/chat/completions`
     this.supportsNativeStructuredOutput = options.nativeStructuredOutput ?? true
-    this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model, apiKey: options.apiKey }
+    this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model }
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
@@ -52,22 +53,13 @@ export class OpenAIChatModel implements ChatModel {
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    const messages = await withAttachments(prompt.messages, 'openai', this.#context)
-    return toOpenAIRequest(this.#options.model, messages, options, stream)
+    const messages = await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
+    return toOpenAIRequest(this.#options.model, messages, options, stream, this.#context.label)
   }
 
   #http(signal: AbortSignal | undefined) {
     const headers: Record<string, string> = { ...this.#options.headers }
     if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`
     return { fetch: this.#options.fetch, headers, signal }
-  }
-}
-
-function labelOf(baseURL: string): string {
-  try {
-    const host = new URL(baseURL).host
-    return host === 'api.openai.com' ? 'OpenAI' : host
-  } catch {
-    return baseURL
   }
 }

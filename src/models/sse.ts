@@ -6,6 +6,8 @@ export interface ServerSentEvent {
   event?: string
   data: string
   id?: string
+  /** The body ended inside this event (no blank line after it): its data may be cut off. */
+  cut?: true
 }
 
 /**
@@ -34,8 +36,8 @@ export async function* serverSentEvents(
       }
       if (signal?.aborted) throw abortError(signal)
       if (read.done) {
-        // A last event without its blank line is still an event: servers cut short send some.
-        yield* parser.feed(decoder.decode() + '\n\n')
+        // A last event without its blank line is still an event (servers cut short send some), marked as maybe cut.
+        for (const event of parser.feed(decoder.decode() + '\n\n')) yield { ...event, cut: true }
         return
       }
       const events = parser.feed(decoder.decode(read.value, { stream: true }))

@@ -1,5 +1,6 @@
 import { scrubAndTruncate } from '../core'
 import { streamError, type ErrorContext } from './errors'
+import type { ServerSentEvent } from './sse'
 
 // Guards for provider JSON: a body of the wrong shape becomes one clear ChatModelError, never a TypeError.
 
@@ -67,12 +68,17 @@ export function firstNonEmpty(current: string | undefined, value: unknown): stri
   return current || (typeof value === 'string' && value !== '' ? value : undefined)
 }
 
-/** One server-sent event's data as an object; a line that is not JSON is an `invalid_response`. */
-export function streamEvent(data: string, what: string, context: ErrorContext): WireObject {
+/**
+ * One server-sent event's data as an object; a line that is not JSON is an `invalid_response`, but
+ * the last event of a body that ended inside it (`cut`) is nothing: the reader then says what was missing.
+ */
+export function streamEvent(event: ServerSentEvent, what: string, context: ErrorContext): WireObject | undefined {
+  const data = event.data
   let parsed: unknown
   try {
     parsed = JSON.parse(data) as unknown
   } catch {
+    if (event.cut) return undefined
     throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, context, {
       retryable: false,
       code: 'invalid_response',

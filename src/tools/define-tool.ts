@@ -1,5 +1,5 @@
 import type { ToolCallback, ToolContext, TypedTool } from '../core'
-import { type Infer, resolveSchema, type SchemaLike, type Validation, validatorNow } from '../schema'
+import { type Infer, resolveSchema, type SchemaIssue, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
 import { withTimeout } from './tool-timeout'
 import { encodeResult } from './tool-result'
@@ -22,6 +22,34 @@ const answersNow = new WeakMap<
   ToolCallback,
   (input: string, context: ToolContext, parsed?: unknown) => string | Promise<string>
 >()
+
+/** Each tool's own check of its arguments (parsed, then validated), without running it. */
+const argumentChecks = new WeakMap<
+  ToolCallback,
+  (input: string) => Validation<unknown> | Promise<Validation<unknown>>
+>()
+
+/**
+ * What is wrong with a call's arguments, as the `Error:` response the tool would give (not JSON, or
+ * breaking the tool's schema), without running it; undefined when nothing is. A tool not made by
+ * defineTool (or unknown) has its arguments parsed only.
+ */
+export async function argumentsProblem(
+  tool: ToolCallback | undefined,
+  name: string,
+  input: string,
+): Promise<string | undefined> {
+  try {
+    const check = tool && argumentChecks.get(tool)
+    if (!check) return void parseArguments(name, input)
+    const validation = await check(input)
+    return validation.ok ? undefined : `Error: ${invalidArguments(name, validation.issues).message}`
+  } catch (error) {
+    // Arguments that are not JSON: the tool's own words for it.
+    if (error instanceof ToolCallError) return `Error: ${error.message}`
+    throw error
+  }
+}
 
 /**
  * `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise.
@@ -57,11 +85,14 @@ export function defineTool<const S extends SchemaLike, const Name extends string
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
   const validateNow = validatorNow(schema)
-  const callNow = (input: string, context: ToolContext, parsed?: unknown): string | Promise<string> => {
+  const check = (input: string, parsed?: unknown) => {
     const args = parsed !== undefined ? parsed : parseArguments(spec.name, input)
-    const validation = validateNow?.(args)
-    if (validation) return answer(spec, validation, context)
-    return schema.validate(args).then((validated) => answer(spec, validated, context))
+    return validateNow?.(args) ?? schema.validate(args)
+  }
+  const callNow = (input: string, context: ToolContext, parsed?: unknown): string | Promise<string> => {
+    const validation = check(input, parsed)
+    if (!(validation instanceof Promise)) return answer(spec, validation, context)
+    return validation.then((validated) => answer(spec, validated, context))
   }
   const tool: ToolCallback = {
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
@@ -72,6 +103,7 @@ export function defineTool<const S extends SchemaLike, const Name extends string
     },
   }
   answersNow.set(tool, callNow)
+  argumentChecks.set(tool, check)
   return tool
 }
 
@@ -81,15 +113,17 @@ function answer<S extends SchemaLike>(
   validation: Validation<Infer<S>>,
   context: ToolContext,
 ): string | Promise<string> {
-  if (!validation.ok) {
-    const reasons = validation.issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')
-    throw new ToolCallError(`invalid arguments for tool '${spec.name}': ${reasons}`)
-  }
+  if (!validation.ok) throw invalidArguments(spec.name, validation.issues)
   const result = run(spec, validation.value, context)
   // A synchronous tool is not awaited: no promise at all per call.
   return isThenable(result)
     ? Promise.resolve(result).then((value) => encodeResult(value, spec.name))
     : encodeResult(result, spec.name)
+}
+
+function invalidArguments(name: string, issues: SchemaIssue[]): ToolCallError {
+  const reasons = issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')
+  return new ToolCallError(`invalid arguments for tool '${name}': ${reasons}`)
 }
 
 function parseArguments(name: string, input: string): unknown {

@@ -136,7 +136,8 @@ function execute(
   init: ToolExecutionInit,
 ): ToolResponse | Promise<ToolResponse> {
   if (plan.refusal !== undefined) return ended(plan, init, `Error: ${plan.refusal}`, true)
-  if (plan.answer !== undefined) return ended(plan, init, plan.answer, false)
+  // An advisor's `Error:` answer (arguments an approval found invalid) is a failed call, in the trace too.
+  if (plan.answer !== undefined) return ended(plan, init, plan.answer, plan.answer.startsWith('Error:'))
   const tool = plan.tool!
   if (tool.prepare && !prepared.has(tool)) return prepareAndRun(plan, tool, values, init)
   return run(plan, tool, values, init)

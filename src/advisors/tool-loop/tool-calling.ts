@@ -12,8 +12,9 @@ import {
   type Message,
   hasToolCalls,
   type ChatResponse,
+  stoppedShort,
 } from '../../core'
-import { ToolCallingManager, type ToolExecutionResult } from '../../tools'
+import { ToolCallError, ToolCallingManager, type ToolExecutionResult } from '../../tools'
 import { TOOL_ADVISOR, type ToolAdvisor } from '../markers'
 import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
 import { toolLoopStream, type RoundEnd, type ToolLoopSteps } from './tool-loop-stream'
@@ -122,6 +123,13 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'answer' })
       return { done: true, replaced: false, response: loop.withTotalUsage(response) }
     }
+    // The calls of an answer cut short are unfinished, whatever their arguments look like: none runs (as Anthropic advises).
+    const cut = response.chatResponse?.results.find((result) => result.output.toolCalls.length > 0)?.metadata
+      .finishReason
+    if (stoppedShort(cut))
+      throw new ToolCallError(
+        `The answer was cut short (finish reason '${cut}') in the middle of its tool calls, so none was run. ${/length|window/.test(cut!) ? 'Raise maxTokens so the calls fit.' : 'Try again.'}`,
+      )
     if (rounds >= this.maxIterations) {
       const message = `Tool calling stopped after ${rounds} rounds (maxIterations ${this.maxIterations}) while the model was still asking for tools.`
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
