@@ -2,6 +2,7 @@ import type { Message } from '../core'
 import type { ChatMemory, ChatMemoryRepository } from './chat-memory'
 import { InMemoryChatMemoryRepository } from './in-memory-repository'
 import { ConversationQueue } from './conversation-queue'
+import { WindowCut } from './window-cut'
 
 /**
  * Keeps the last `maxMessages` messages of each conversation. System messages are always kept, a
@@ -63,18 +64,14 @@ export class MessageWindowChatMemoryBuilder {
   }
 }
 
-/** The stored messages with `added` appended, cut to the window. */
+/** The stored messages with `added` appended, cut to the window (see `WindowCut`). */
 export function windowOf(stored: Message[], added: readonly Message[], maxMessages: number): Message[] {
   const newSystem = added.some((message) => message.role === 'system')
   const all = [...(newSystem ? stored.filter((message) => message.role !== 'system') : stored), ...added]
   if (all.length <= maxMessages) return all
   const system = all.filter((message) => message.role === 'system')
   const rest = all.filter((message) => message.role !== 'system')
-  const over = Math.max(0, rest.length - Math.max(0, maxMessages - system.length))
-  // Start the window at a user message: never mid-turn, never with an orphan tool response.
-  let cut = over
-  while (cut < rest.length && rest[cut]!.role !== 'user') cut++
-  // A single turn longer than the window is kept whole rather than lost.
-  if (cut === rest.length) cut = rest.findLastIndex((message) => message.role === 'user')
-  return [...system, ...rest.slice(Math.max(cut, 0))]
+  const cut = new WindowCut(Math.max(0, maxMessages - system.length))
+  for (let i = rest.length - 1; i >= 0; i--) if (!cut.older(rest[i]!.role)) break
+  return [...system, ...rest.slice(rest.length - cut.kept)]
 }
