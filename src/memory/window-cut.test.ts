@@ -18,7 +18,7 @@ function referenceWindow(stored: Message[], added: readonly Message[], maxMessag
 
 /** A seeded generator, so a failure names a conversation that can be replayed. */
 function random(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 }
 
 function conversation(next: () => number, length: number): Message[] {
@@ -39,7 +39,9 @@ describe('the window cut read from the newest message back', () => {
       const stored = conversation(next, Math.floor(next() * 30))
       const added = conversation(next, Math.floor(next() * 4))
       const maxMessages = 1 + Math.floor(next() * 12)
-      expect(windowOf(stored, added, maxMessages), `trial ${trial}`).toEqual(referenceWindow(stored, added, maxMessages))
+      expect(windowOf(stored, added, maxMessages), `trial ${trial}`).toEqual(
+        referenceWindow(stored, added, maxMessages),
+      )
     }
   })
 })
