@@ -39,6 +39,11 @@ export interface LogState {
   system: number[]
   /** Valid messages from `start` on that are not system messages. */
   count: number
+  /**
+   * Whether the system messages come first (as a window that was cut puts them) rather than where
+   * they were added: the order `windowOf` keeps.
+   */
+  systemFirst: boolean
 }
 
 type ConversationRecord = ConversationInfo & Partial<LogState>
@@ -102,7 +107,13 @@ export async function stateOf(
   const record = (await resultOf(stores.conversations.get(conversationId))) as ConversationRecord | undefined
   if (record && isLogState(record)) return { record, state: { ...record, system: [...record.system] } }
   const records = (await resultOf(stores.messages.getAll(range(conversationId)))) as MessageRecord[]
-  const state: LogState = { start: records[0]?.seq ?? 0, next: (records.at(-1)?.seq ?? -1) + 1, system: [], count: 0 }
+  const state: LogState = {
+    start: records[0]?.seq ?? 0,
+    next: (records.at(-1)?.seq ?? -1) + 1,
+    system: [],
+    count: 0,
+    systemFirst: false,
+  }
   for (const stored of records) {
     if (problemOf(stored) !== undefined) continue
     if ((stored.message as Message).role === 'system') state.system.push(stored.seq)
@@ -111,11 +122,12 @@ export async function stateOf(
   return { record, state }
 }
 
-/** Every valid message of the log, oldest first. */
+/** Every valid message of the log, oldest first (system messages first after a cut, as `windowOf` keeps them). */
 export async function readAll(stores: LogStores, conversationId: string, report: CorruptReport): Promise<Message[]> {
   const { state } = await stateOf(stores, conversationId)
-  const records = await recordsIn(stores, conversationId, state.start, state.next)
-  return validEntries(records, report).map((entry) => entry.message)
+  const records = await recordsIn(stores, conversationId, Math.min(state.start, ...state.system), state.next)
+  const entries = validEntries(records, report)
+  return (state.systemFirst ? systemFirst(entries) : entries).map((entry) => entry.message)
 }
 
 /**
@@ -136,9 +148,10 @@ export async function readWindow(
     // System messages older than the start are kept: the records between them and it are gone.
     const from = Math.min(state.start, ...state.system)
     const records = await recordsIn(stores, conversationId, from, state.next)
-    const entries = validEntries(records, report).filter(
+    const inOrder = validEntries(records, report).filter(
       (entry) => entry.message.role !== 'system' || system.has(entry.seq),
     )
+    const entries = state.systemFirst ? systemFirst(inOrder) : inOrder
     return { entries, start: entries.find((entry) => entry.message.role !== 'system')?.seq ?? state.next }
   }
   const cut = new WindowCut(Math.max(0, maxMessages - state.system.length))
@@ -171,8 +184,8 @@ export async function readWindow(
     )
     if (entry?.message.role === 'system') systemEntries.set(seq, entry)
   }
-  const systemFirst = [...systemEntries.values()].sort((a, b) => a.seq - b.seq)
-  const entries = cut.over ? [...systemFirst, ...window] : [...systemFirst, ...window].sort((a, b) => a.seq - b.seq)
+  const inOrder = [...systemEntries.values(), ...window].sort((a, b) => a.seq - b.seq)
+  const entries = cut.over || state.systemFirst ? systemFirst(inOrder) : inOrder
   return { entries, start: window[0]?.seq ?? state.next }
 }
 
@@ -191,6 +204,7 @@ export async function append(
   if (messages.some((message) => message.role === 'system')) {
     for (const seq of state.system) stores.messages.delete([conversationId, seq])
     state.system = []
+    state.systemFirst = false
   }
   for (const message of messages) {
     const seq = state.next++
@@ -202,6 +216,7 @@ export async function append(
     const window = await readWindow(stores, conversationId, state, maxMessages, report)
     dropBefore(stores, conversationId, state, window.start)
     state.count = window.entries.filter((entry) => entry.message.role !== 'system').length
+    state.systemFirst = true
   }
   save(stores, conversationId, record, state, messages)
 }
@@ -222,8 +237,12 @@ export async function updateWindow(
   const { record, state } = await stateOf(stores, conversationId)
   const window = await readWindow(stores, conversationId, state, maxMessages, report)
   const changed = checked(conversationId, change(window.entries.map((entry) => entry.message)))
+  // Nothing changed: nothing is written (a full disk does not fail a repair that found nothing).
+  if (changed.length === window.entries.length && changed.every((message, i) => message === window.entries[i]!.message))
+    return
   const places = placesOf(window.entries, changed, state.next)
-  if (!places) return rewrite(stores, conversationId, record, changed)
+  const order = places && orderOf(changed, places)
+  if (!places || order === undefined) return rewrite(stores, conversationId, record, changed)
   const kept = new Set(changed)
   for (const entry of window.entries) if (!kept.has(entry.message)) stores.messages.delete([conversationId, entry.seq])
   const seqOf = new Map(window.entries.map((entry) => [entry.message, entry.seq]))
@@ -234,6 +253,7 @@ export async function updateWindow(
   dropBefore(stores, conversationId, state, window.start)
   state.system = changed.flatMap((message, index) => (message.role === 'system' ? [places[index]!] : []))
   state.count = changed.length - state.system.length
+  state.systemFirst = order === 'system first'
   state.next = Math.max(state.next, ...places.map((seq) => seq + 1))
   save(stores, conversationId, record, state, [])
 }
@@ -250,7 +270,13 @@ export function rewrite(
     stores.messages.put({ conversationId, seq, message: withBlobAttachments(message) } satisfies MessageRecord),
   )
   const system = messages.flatMap((message, seq) => (message.role === 'system' ? [seq] : []))
-  const state: LogState = { start: 0, next: messages.length, system, count: messages.length - system.length }
+  const state: LogState = {
+    start: 0,
+    next: messages.length,
+    system,
+    count: messages.length - system.length,
+    systemFirst: false,
+  }
   save(stores, conversationId, record, state, messages, true)
 }
 
@@ -318,6 +344,17 @@ function placesOf(entries: readonly Entry[], changed: readonly Message[], next: 
   return places
 }
 
+/** Which reading order gives the changed messages back in their order, if either does. */
+function orderOf(changed: readonly Message[], places: readonly number[]): 'seq' | 'system first' | undefined {
+  const increasing = (seqs: number[]) => seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!)
+  if (increasing([...places])) return 'seq'
+  const systemCount = changed.filter((message) => message.role === 'system').length
+  const systemAtFront = changed.slice(0, systemCount).every((message) => message.role === 'system')
+  if (systemAtFront && increasing(places.slice(0, systemCount)) && increasing(places.slice(systemCount)))
+    return 'system first'
+  return undefined
+}
+
 function nextKeptSeq(changed: readonly Message[], index: number, seqOf: Map<Message, number>): number | undefined {
   for (let i = index + 1; i < changed.length; i++) {
     const seq = changed[i]!.role === 'system' ? undefined : seqOf.get(changed[i]!)
@@ -358,6 +395,7 @@ function save(
     next: state.next,
     system: state.system,
     count: state.count,
+    systemFirst: state.systemFirst,
   } satisfies ConversationRecord)
 }
 
@@ -377,9 +415,18 @@ function validEntries(records: readonly MessageRecord[], report: CorruptReport):
   return entries
 }
 
+/** The entries with the system messages first, each part in seq order. */
+function systemFirst(entries: readonly Entry[]): Entry[] {
+  return [
+    ...entries.filter((entry) => entry.message.role === 'system'),
+    ...entries.filter((entry) => entry.message.role !== 'system'),
+  ]
+}
+
 function isLogState(record: ConversationRecord): record is ConversationRecord & LogState {
-  const { start, next, system, count } = record
+  const { start, next, system, count, systemFirst } = record
   return (
+    typeof systemFirst === 'boolean' &&
     Number.isSafeInteger(start) &&
     Number.isSafeInteger(next) &&
     Number.isSafeInteger(count) &&
