@@ -70,34 +70,47 @@ function randomTurn(next: () => number, index: number): Message[] {
 }
 
 describe('IndexedDB memory as a log', () => {
-  it('reads the same window as the in-memory repository after every add and change, at random window sizes', async () => {
+  it('reads the same window as the in-memory repository after every add and change, from this tab or another, at random window sizes', async () => {
     const databaseName = fresh()
     const repository = new IndexedDBChatMemoryRepository({ databaseName })
+    // Another tab on the same database: what it appends, this tab's cached windows must see.
+    const otherTab = new IndexedDBChatMemoryRepository({ databaseName })
     const next = random(29)
     for (let trial = 0; trial < 12; trial++) {
       const maxMessages = trial === 11 ? 10_000 : 1 + Math.floor(next() * 12)
       const logged = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(maxMessages).build()
+      const loggedByOther = MessageWindowChatMemory.builder()
+        .chatMemoryRepository(otherTab)
+        .maxMessages(maxMessages)
+        .build()
+      const narrower = MessageWindowChatMemory.builder()
+        .chatMemoryRepository(repository)
+        .maxMessages(Math.max(1, maxMessages - 3))
+        .build()
       const reference = MessageWindowChatMemory.builder()
         .chatMemoryRepository(new InMemoryChatMemoryRepository())
         .maxMessages(maxMessages)
         .build()
       for (let add = 0; add < 30; add++) {
         const turn = randomTurn(next, add)
-        await logged.add(`c${trial}`, turn)
+        await (next() < 0.3 ? loggedByOther : logged).add(`c${trial}`, turn)
         await reference.add(`c${trial}`, turn)
         if (next() < 0.15) {
           // A change of the window: some messages dropped, one rewritten (in place, or the window rewritten).
           const edit = (window: Message[]) =>
             window.filter((_, i) => i % 3 !== 1).map((m, i) => (i === 1 ? { ...m, metadata: { edited: add } } : m))
-          await logged.update(`c${trial}`, edit)
+          await (next() < 0.3 ? loggedByOther : logged).update(`c${trial}`, edit)
           await reference.update(`c${trial}`, edit)
         }
         const window = await logged.get(`c${trial}`)
         expect(window, `trial ${trial} (max ${maxMessages}), add ${add}`).toEqual(await reference.get(`c${trial}`))
-        expect(window).toEqual(windowOf(await repository.findByConversationId(`c${trial}`), [], maxMessages))
+        const all = await repository.findByConversationId(`c${trial}`)
+        expect(window).toEqual(windowOf(all, [], maxMessages))
+        expect(await narrower.get(`c${trial}`)).toEqual(windowOf(all, [], narrower.maxMessages))
       }
     }
     await repository.close()
+    await otherTab.close()
   })
 
   it('keeps about one window of records: what falls out of the window is deleted by the add that moves it', async () => {

@@ -1,4 +1,4 @@
-import { isMessage, type Message } from '../core'
+import { isMessage, newId, type Message } from '../core'
 import { whyNotPlainData } from './plain-data'
 import { withBlobAttachments } from './stored-attachments'
 import { WindowCut } from './window-cut'
@@ -46,7 +46,11 @@ export interface LogState {
   systemFirst: boolean
 }
 
-type ConversationRecord = ConversationInfo & Partial<LogState>
+type ConversationRecord = ConversationInfo &
+  Partial<LogState> & {
+    /** Changes with every change that is not an append: a reader's cached window is good while it stays. */
+    revision?: string
+  }
 
 export interface LogStores {
   messages: IDBObjectStore
@@ -56,7 +60,8 @@ export interface LogStores {
 /** Told of a record that is skipped: its seq and why. */
 export type CorruptReport = (seq: number, reason: string) => void
 
-interface Entry {
+/** A stored message and its seq. */
+export interface Entry {
   seq: number
   message: Message
 }
@@ -75,7 +80,7 @@ export function range(conversationId: string, from = 0, to = Number.MAX_SAFE_INT
 }
 
 /** The records [from, to) of a conversation, oldest first. */
-async function recordsIn(
+export async function recordsIn(
   stores: LogStores,
   conversationId: string,
   from: number,
@@ -134,7 +139,8 @@ export async function readAll(stores: LogStores, conversationId: string, report:
  * The window of `maxMessages`: the system messages and the newest others back to the cut (see
  * WindowCut). A window that holds the whole log is read in one request; a longer log is read from
  * its end back, in growing batches, until the cut is found. `start` is the seq of its oldest
- * message that is not a system message (`next` when it has none).
+ * message that is not a system message (`next` when it has none); every record from `read` on was
+ * read.
  */
 export async function readWindow(
   stores: LogStores,
@@ -142,7 +148,7 @@ export async function readWindow(
   state: LogState,
   maxMessages: number,
   report: CorruptReport,
-): Promise<{ entries: Entry[]; start: number }> {
+): Promise<{ entries: Entry[]; start: number; read: number }> {
   const system = new Set(state.system)
   if (state.system.length + state.count <= maxMessages) {
     // System messages older than the start are kept: the records between them and it are gone.
@@ -152,13 +158,14 @@ export async function readWindow(
       (entry) => entry.message.role !== 'system' || system.has(entry.seq),
     )
     const entries = state.systemFirst ? systemFirst(inOrder) : inOrder
-    return { entries, start: entries.find((entry) => entry.message.role !== 'system')?.seq ?? state.next }
+    return { entries, start: entries.find((entry) => entry.message.role !== 'system')?.seq ?? state.next, read: from }
   }
   const cut = new WindowCut(Math.max(0, maxMessages - state.system.length))
   const newestFirst: Entry[] = []
   const systemEntries = new Map<number, Entry>()
   let high = state.next
   let batch = cut.keep + 16
+  let found = false
   reading: while (high > state.start) {
     const low = Math.max(state.start, high - batch)
     const records = await recordsIn(stores, conversationId, low, high)
@@ -170,7 +177,10 @@ export async function readWindow(
         continue
       }
       newestFirst.push(entry)
-      if (!cut.older(entry.message.role)) break reading
+      if (!cut.older(entry.message.role)) {
+        found = true
+        break reading
+      }
     }
     high = low
     batch *= 2
@@ -186,7 +196,8 @@ export async function readWindow(
   }
   const inOrder = [...systemEntries.values(), ...window].sort((a, b) => a.seq - b.seq)
   const entries = cut.over || state.systemFirst ? systemFirst(inOrder) : inOrder
-  return { entries, start: window[0]?.seq ?? state.next }
+  const start = window[0]?.seq ?? state.next
+  return { entries, start, read: found ? start : state.start }
 }
 
 /**
@@ -218,7 +229,7 @@ export async function append(
     state.count = window.entries.filter((entry) => entry.message.role !== 'system').length
     state.systemFirst = true
   }
-  save(stores, conversationId, record, state, messages)
+  save(stores, conversationId, record, state, messages, 'append')
 }
 
 /**
@@ -255,7 +266,7 @@ export async function updateWindow(
   state.count = changed.length - state.system.length
   state.systemFirst = order === 'system first'
   state.next = Math.max(state.next, ...places.map((seq) => seq + 1))
-  save(stores, conversationId, record, state, [])
+  save(stores, conversationId, record, state, [], 'change')
 }
 
 /** Replaces the whole conversation with `messages`, from seq 0. */
@@ -277,7 +288,7 @@ export function rewrite(
     count: messages.length - system.length,
     systemFirst: false,
   }
-  save(stores, conversationId, record, state, messages, true)
+  save(stores, conversationId, record, state, messages, 'rewrite')
 }
 
 /**
@@ -381,10 +392,11 @@ function save(
   previous: ConversationRecord | undefined,
   state: LogState,
   added: readonly Message[],
-  retitle = false,
+  how: 'append' | 'change' | 'rewrite',
 ): void {
   const now = Date.now()
-  const named = previous !== undefined && previous.title !== '' && previous.title !== conversationId && !retitle
+  const named =
+    previous !== undefined && previous.title !== '' && previous.title !== conversationId && how !== 'rewrite'
   stores.conversations.put({
     id: conversationId,
     title: (named ? previous.title : titleOf(added)) || previous?.title || conversationId,
@@ -396,6 +408,7 @@ function save(
     system: state.system,
     count: state.count,
     systemFirst: state.systemFirst,
+    revision: (how === 'append' && previous?.revision) || newId(),
   } satisfies ConversationRecord)
 }
 
@@ -405,7 +418,7 @@ export function titleOf(messages: readonly Message[]): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }
 
-function validEntries(records: readonly MessageRecord[], report: CorruptReport): Entry[] {
+export function validEntries(records: readonly MessageRecord[], report: CorruptReport): Entry[] {
   const entries: Entry[] = []
   for (const record of records) {
     const problem = problemOf(record)
@@ -416,7 +429,7 @@ function validEntries(records: readonly MessageRecord[], report: CorruptReport):
 }
 
 /** The entries with the system messages first, each part in seq order. */
-function systemFirst(entries: readonly Entry[]): Entry[] {
+export function systemFirst(entries: readonly Entry[]): Entry[] {
   return [
     ...entries.filter((entry) => entry.message.role === 'system'),
     ...entries.filter((entry) => entry.message.role !== 'system'),

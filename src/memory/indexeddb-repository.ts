@@ -8,7 +8,6 @@ import {
   append,
   range,
   readAll,
-  readWindow,
   resultOf,
   rewrite,
   stateOf,
@@ -19,6 +18,7 @@ import {
   type CorruptReport,
   type LogStores,
 } from './indexeddb-log'
+import { WindowCache } from './indexeddb-window-cache'
 
 export type { ConversationInfo } from './indexeddb-log'
 
@@ -52,6 +52,7 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   readonly databaseName: string
   readonly sharedStorageName: string
   readonly #options: IndexedDBChatMemoryRepositoryOptions
+  readonly #windows = new WindowCache()
   #db: Promise<IDBDatabase> | undefined
 
   constructor(options: IndexedDBChatMemoryRepositoryOptions = {}) {
@@ -86,11 +87,14 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
     )
   }
 
+  /**
+   * The window, reading only the records appended since this repository last read it (by this tab
+   * or another). The messages may be shared with later reads: treat them as read-only.
+   */
   findWindow(conversationId: string, maxMessages: number): Promise<Message[]> {
     return this.#run(conversationId, 'readonly', async (stores) => {
-      const { state } = await stateOf(stores, conversationId)
-      const window = await readWindow(stores, conversationId, state, maxMessages, this.#report(conversationId))
-      return window.entries.map((entry) => entry.message)
+      const window = await this.#windows.read(stores, conversationId, maxMessages, this.#report(conversationId))
+      return window.map((entry) => entry.message)
     })
   }
 
@@ -135,6 +139,7 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   async close(): Promise<void> {
     const db = this.#db
     this.#db = undefined
+    this.#windows.clear()
     ;(await db?.catch(() => undefined))?.close()
   }
 
