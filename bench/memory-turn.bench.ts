@@ -13,9 +13,13 @@ import {
   type ChatResponse,
   type Message,
 } from '../src'
+// Imported from its module: from '../src' the library build leaves this one name unbound (rolldown).
+import { InMemoryChatMemoryRepository } from '../src/memory/in-memory-repository'
 import { median, report, round } from './measure'
 
 const TURNS = 40
+/** Each measurement is repeated, 100 and 10,000 taking turns; the figure is the median of the repeats. */
+const REPEATS = 3
 const UNBOUNDED = 1_000_000
 
 const lookup = defineTool({
@@ -58,8 +62,10 @@ interface Figures {
 
 let databases = 0
 
-async function turns(stored: number, maxMessages: number, inside: boolean): Promise<Figures> {
-  const repository = new IndexedDBChatMemoryRepository({ databaseName: `bench-memory-${Date.now()}-${databases++}` })
+async function turns(stored: number, maxMessages: number, inside: boolean, inIndexedDB = true): Promise<Figures> {
+  const repository = inIndexedDB
+    ? new IndexedDBChatMemoryRepository({ databaseName: `bench-memory-${Date.now()}-${databases++}` })
+    : new InMemoryChatMemoryRepository()
   await repository.saveAll('c', history(stored))
   const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(maxMessages).build()
   const client = ChatClient.builder(instantModel)
@@ -77,8 +83,16 @@ async function turns(stored: number, maxMessages: number, inside: boolean): Prom
     await client.prompt(`q${turn}`).call().content()
     times.push(performance.now() - start)
   }
-  await repository.close()
+  if (repository instanceof IndexedDBChatMemoryRepository) await repository.close()
   return { firstTurnMs: round(times[0]!, 2), medianTurnMs: round(median(times.slice(1)), 2) }
+}
+
+/** The median of each figure over the repeats. */
+function medianOf(repeats: Figures[]): Figures {
+  return {
+    firstTurnMs: round(median(repeats.map((figures) => figures.firstTurnMs)), 2),
+    medianTurnMs: round(median(repeats.map((figures) => figures.medianTurnMs)), 2),
+  }
 }
 
 // The first databases of a page pay for opening IndexedDB and for the JIT: run and left out.
@@ -91,17 +105,37 @@ for (const inside of [false, true]) {
     ['window20', 20],
     ['unbounded', UNBOUNDED],
   ] as const) {
-    const small = await turns(100, maxMessages, inside)
-    const large = await turns(10_000, maxMessages, inside)
+    const runs: Record<'small' | 'large' | 'smallInMemory' | 'largeInMemory', Figures[]> = {
+      small: [],
+      large: [],
+      smallInMemory: [],
+      largeInMemory: [],
+    }
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      runs.small.push(await turns(100, maxMessages, inside))
+      runs.large.push(await turns(10_000, maxMessages, inside))
+      runs.smallInMemory.push(await turns(100, maxMessages, inside, false))
+      runs.largeInMemory.push(await turns(10_000, maxMessages, inside, false))
+    }
+    const [small, large, smallInMemory, largeInMemory] = [
+      runs.small,
+      runs.large,
+      runs.smallInMemory,
+      runs.largeInMemory,
+    ].map(medianOf) as [Figures, Figures, Figures, Figures]
     results[`${inside ? 'inside' : 'outside'}Loop_${window}`] = {
       at100: small,
       at10000: large,
       ratio10000to100: round(large.medianTurnMs / small.medianTurnMs, 2),
+      inMemoryAt100: smallInMemory,
+      inMemoryAt10000: largeInMemory,
+      ratioToInMemoryAt100: round(small.medianTurnMs / smallInMemory.medianTurnMs, 2),
+      ratioToInMemoryAt10000: round(large.medianTurnMs / largeInMemory.medianTurnMs, 2),
     }
   }
 }
 
 report('memory-turn', {
-  what: `median time per memory-advised turn (one tool round, instant model and tool) over ${TURNS} turns after the first, IndexedDB, at 100 and 10,000 stored messages; the first turn apart (with window 20 it deletes what is outside the window)`,
+  what: `median time per memory-advised turn (one tool round, instant model and tool) over ${TURNS} turns after the first, IndexedDB, at 100 and 10,000 stored messages, median of ${REPEATS} repeats; the first turn apart (it reads the window whole, and with window 20 deletes what is outside it); baseline: the same turns on an InMemoryChatMemoryRepository`,
   ...results,
 })
