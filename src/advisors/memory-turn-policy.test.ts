@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HIGHEST_PRECEDENCE, type Message, type ToolCallback } from '../core'
+import { HIGHEST_PRECEDENCE, type Message, type StreamPart, type ToolCallback } from '../core'
 import { ChatClient } from '../client'
 import { ChatMemory, ConversationBusyError, InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel } from '../models'
@@ -71,7 +71,9 @@ function heldTool() {
       started()
       await Promise.race([
         released,
-        new Promise((_, reject) => context.signal?.addEventListener('abort', () => reject(context.signal!.reason))),
+        new Promise((_, reject) =>
+          context.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
       ])
       return 'done'
     },
@@ -160,28 +162,30 @@ describe('a call on a conversation from inside one of its tools', () => {
           'outer answer',
           'inner answer',
         ])
-        let client!: ChatClient
+        const assistant: { client?: ChatClient } = {}
         const ask = defineTool({
           name: 'ask',
           description: 'Asks the same assistant',
           inputSchema: { type: 'object' },
           execute: async () => {
             try {
-              return await client.prompt('inner question').advisorParams(params).call().content()
+              return await assistant.client!.prompt('inner question').advisorParams(params).call().content()
             } catch (error) {
               inner = error
               throw error
             }
           },
         })
-        client = clientOf(model, memory, placement, ask)
+        const client = (assistant.client = clientOf(model, memory, placement, ask))
         const answer = await within(client.prompt('outer question').advisorParams(params).call().content())
         expect(answer).toBe('outer answer')
         expect(inner).toBeInstanceOf(ConversationBusyError)
         const id = conversation === 'a named one' ? 'notes' : ChatMemory.DEFAULT_CONVERSATION_ID
         expect((inner as Error).message).toContain(`Conversation '${id}' is busy`)
         const toolMessage = model.prompts[1]!.messages.find((message) => message.role === 'tool')
-        expect(toolMessage).toMatchObject({ responses: [{ responseData: expect.stringMatching(/^Error: .*busy/) }] })
+        expect(toolMessage).toMatchObject({
+          responses: [{ responseData: expect.stringMatching(/^Error: .*busy/) as unknown }],
+        })
         expectNoOrphans(await memory.get(id))
       })
     }
@@ -190,32 +194,32 @@ describe('a call on a conversation from inside one of its tools', () => {
   it('fails at once also after the tool awaited something first', async () => {
     const memory = memoryOf()
     const model = new ScriptedChatModel([{ toolCalls: [{ id: 'c1', name: 'ask' }] }, 'outer answer'])
-    let client!: ChatClient
+    const assistant: { client?: ChatClient } = {}
     const ask = defineTool({
       name: 'ask',
       description: 'Asks the same assistant later',
       inputSchema: { type: 'object' },
       execute: async () => {
         await new Promise((resolve) => setTimeout(resolve, 10))
-        return client.prompt('inner question').call().content()
+        return assistant.client!.prompt('inner question').call().content()
       },
     })
-    client = clientOf(model, memory, 'outside', ask)
+    const client = (assistant.client = clientOf(model, memory, 'outside', ask))
     expect(await within(client.prompt('outer question').call().content())).toBe('outer answer')
   })
 
   it('leaves no inner turn waiting to write after a tool that timed out', async () => {
     const memory = memoryOf()
     const model = new ScriptedChatModel([{ toolCalls: [{ id: 'c1', name: 'ask' }] }, 'outer answer', 'inner answer'])
-    let client!: ChatClient
+    const assistant: { client?: ChatClient } = {}
     const ask = defineTool({
       name: 'ask',
       description: 'Asks the same assistant',
       inputSchema: { type: 'object' },
       timeoutMs: 50,
-      execute: () => client.prompt('inner question').call().content(),
+      execute: () => assistant.client!.prompt('inner question').call().content(),
     })
-    client = clientOf(model, memory, 'outside', ask)
+    const client = (assistant.client = clientOf(model, memory, 'outside', ask))
     await client.prompt('outer question').call().content()
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(model.prompts).toHaveLength(2)
@@ -266,11 +270,15 @@ describe('reads asked at once', () => {
     const client = ChatClient.create(new ScriptedChatModel([{ chunks: ['a', 'b', 'c', 'd'] }, { chunks: ['a', 'b'] }]))
     const content = client.prompt('q').stream().content()[Symbol.asyncIterator]()
     const reads = await within(Promise.all([content.next(), content.next(), content.next(), content.next()]))
-    expect(reads.map((read) => read.value)).toEqual(['a', 'b', 'c', 'd'])
+    expect(reads.map((read) => read.value as string)).toEqual(['a', 'b', 'c', 'd'])
     expect(await content.next()).toEqual({ done: true, value: undefined })
     const parts = client.prompt('q').stream().parts()[Symbol.asyncIterator]()
     const events = await within(Promise.all([parts.next(), parts.next(), parts.next()]))
-    expect(events.map((event) => event.value?.type)).toEqual(['round-start', 'text-delta', 'text-delta'])
+    expect(events.map((event) => (event.value as StreamPart | undefined)?.type)).toEqual([
+      'round-start',
+      'text-delta',
+      'text-delta',
+    ])
   })
 
   it('all reject when the stream is stopped while they wait', async () => {
