@@ -23,11 +23,12 @@ const COMBINATIONS = [
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },
   {
-    // What an app imports to mount the panel; the panel itself loads when it first renders.
+    // What an app imports to mount the panel: the store and the closed toggle (about 1 KB of it).
+    // The panel itself (about 22 KB) loads when it is first opened.
     label: 'devtools: AdvisorDevtools + AdvisorDevtoolsPanel + createDevtoolsStore',
     names: ['AdvisorDevtools', 'AdvisorDevtoolsPanel', 'createDevtoolsStore'],
     from: 'advisor-chain/devtools',
-    budgetKB: 8,
+    budgetKB: 9,
   },
 ]
 
