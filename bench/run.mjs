@@ -1,5 +1,5 @@
 // Builds each bench/*.bench.ts with Vite (production code, no test transforms), runs it in a fresh
-// Node process — and the benches in BROWSER_BENCHES also in Chromium — measures bundle sizes and the
+// Node process — and the benches in BROWSER_BENCHES also (or, BROWSER_ONLY, only) in Chromium — measures bundle sizes and the
 // cold start of a page (bench/cold-start), and prints one JSON document with every result.
 // Usage: npm run bench [-- name-filter]
 import { spawnSync } from 'node:child_process'
@@ -9,7 +9,9 @@ import { chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
 
-const BROWSER_BENCHES = ['stream-throughput', 'tool-loop']
+const BROWSER_BENCHES = ['stream-throughput', 'tool-loop', 'memory-turn']
+// Benches that need a browser (IndexedDB): not run in Node.
+const BROWSER_ONLY = ['memory-turn']
 const BENCH_PAGE = 'http://localhost/bench'
 
 const root = join(import.meta.dirname, '..')
@@ -17,6 +19,7 @@ const outDir = join(root, 'node_modules', '.bench')
 const filter = process.argv[2] ?? ''
 const benches = readdirSync(join(root, 'bench'))
   .filter((file) => file.endsWith('.bench.ts') && file.includes(filter))
+  .filter((file) => !BROWSER_ONLY.includes(file.replace('.bench.ts', '')))
   .sort()
 
 const results = []

@@ -198,7 +198,13 @@ export {
   type TraceFile,
 } from './trace'
 export { TRACE_FILE_LIMITS } from './trace'
-export { ChatMemory, ConversationBusyError, type ChatMemoryRepository } from './memory'
+export {
+  ChatMemory,
+  ChatMemoryError,
+  ConversationBusyError,
+  type ChatMemoryErrorCode,
+  type ChatMemoryRepository,
+} from './memory'
 export { InMemoryChatMemoryRepository } from './memory'
 export {
   IndexedDBChatMemoryRepository,

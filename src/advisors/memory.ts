@@ -22,6 +22,7 @@ import {
   streamStage,
   callerStream,
   type StreamLayer,
+  isMessage,
 } from '../core'
 import { ChatMemory, ConversationQueue, dropOrphans, type TurnHolder } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
@@ -70,11 +71,17 @@ export class MessageChatMemoryAdvisor
     const id = this.#idOf(request.context)
     const withRun = withRunId(request)
     const endTurn = await this.#startTurn(withRun, id)
+    let pending: Message[] = []
     try {
-      const advised = await this.#before(withRun, id, chain.callAdvisors)
+      const { advised, toStore } = await this.#before(withRun, id, chain.callAdvisors)
+      pending = toStore
       const response = await chain.nextCall(advised)
-      await this.#after(response.chatResponse, response.context, id, chain.callAdvisors)
+      pending = []
+      await this.#after(response.chatResponse, response.context, id, chain.callAdvisors, toStore)
       return response
+    } catch (error) {
+      await this.#keepQuestion(id, pending)
+      throw error
     } finally {
       endTurn()
     }
@@ -88,8 +95,12 @@ export class MessageChatMemoryAdvisor
     return streamStage(
       new StoringStream(
         () => this.#startTurn(withRun, id),
-        async () => chain.nextStream(await this.#before(withRun, id, chain.streamAdvisors)),
-        (response, context) => this.#after(response, context, id, chain.streamAdvisors),
+        async () => {
+          const { advised, toStore } = await this.#before(withRun, id, chain.streamAdvisors)
+          return { source: chain.nextStream(advised), toStore }
+        },
+        (response, context, toStore) => this.#after(response, context, id, chain.streamAdvisors, toStore),
+        (toStore) => this.#keepQuestion(id, toStore),
       ),
     )
   }
@@ -111,6 +122,7 @@ export class MessageChatMemoryAdvisor
       },
       stream: callerStream(request.signal),
     }
+    // In this page, then across tabs when the memory's storage is shared with them.
     const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal, holder)
     if (!inLoop) return endTurn
     this.#turnsHeld.set(runId, endTurn)
@@ -142,7 +154,7 @@ export class MessageChatMemoryAdvisor
     request: ChatClientRequest,
     id: string,
     listeners: readonly { name: string; order: number }[],
-  ): Promise<ChatClientRequest> {
+  ): Promise<{ advised: ChatClientRequest; toStore: Message[] }> {
     const prompt = request.prompt.messages
     const last = prompt.at(-1)
     // Unanswered tool calls at the end are a turn to resume, unless a new user message abandons it.
@@ -154,14 +166,27 @@ export class MessageChatMemoryAdvisor
       last && (last.role === 'user' || last.role === 'tool') && !(last.role === 'user' && memoryEndsWith(memory, last))
         ? [last]
         : []
-    if (stored.length > 0) await this.chatMemory.add(id, stored)
+    // Inside the loop each step is stored at once (a reload resumes the turn); outside, the user
+    // message waits for the answer, and the two are stored in one step at the end of the turn.
+    const inLoop = typeof request.context[ROUND_KEY] === 'number'
+    if (inLoop && stored.length > 0) await this.chatMemory.add(id, stored)
     emitChainEvent(
       listeners,
       note(`memory loaded ${memory.length} message${memory.length === 1 ? '' : 's'}`, id, memory.length, stored),
       request.context,
       this.name,
     )
-    return { ...request, prompt: { ...request.prompt, messages } }
+    return { advised: { ...request, prompt: { ...request.prompt, messages } }, toStore: inLoop ? [] : stored }
+  }
+
+  /** A turn that failed or was stopped before its answer keeps its question (outside the loop, nothing else of it was stored). */
+  async #keepQuestion(id: string, toStore: readonly Message[]): Promise<void> {
+    if (toStore.length === 0) return
+    await this.chatMemory
+      .add(id, [...toStore])
+      .catch((error: unknown) =>
+        console.error(`Chat memory could not keep the question of a failed turn in '${id}'`, error),
+      )
   }
 
   /**
@@ -180,23 +205,23 @@ export class MessageChatMemoryAdvisor
     context: Record<string, unknown>,
     id: string,
     listeners: readonly { name: string; order: number }[],
+    question: readonly Message[] = [],
   ): Promise<void> {
     // A replayed turn (resumed after a reload) is already in memory.
-    if (!response || response.metadata['resumed'] === true) return
-    const answers: AssistantMessage[] = response.results.map((generation) => generation.output)
-    if (answers.length === 0) return
+    const answers: AssistantMessage[] =
+      response && response.metadata['resumed'] !== true ? response.results.map((generation) => generation.output) : []
+    if (answers.length === 0) return this.#keepQuestion(id, question)
     if (this.#savedBeforeApproval.delete(id) && answers.length === 1) {
       const memory = await this.chatMemory.get(id)
       const saved = memory.at(-1)
       if (saved && JSON.stringify(saved) === JSON.stringify(answers[0])) return
       if (saved?.role === 'assistant' && sameCalls(saved, answers[0]!)) {
         // Saved before an approval, then decided (its marks) or edited by the user: the decided message replaces it.
-        await this.chatMemory.clear(id)
-        await this.chatMemory.add(id, [...memory.slice(0, -1), answers[0]!])
+        await this.#replace(id, memory, (window) => [...window.slice(0, -1), answers[0]!])
         return
       }
     }
-    await this.chatMemory.add(id, answers)
+    await this.chatMemory.add(id, [...question, ...answers])
     emitChainEvent(listeners, note(`memory stored the answer`, id, undefined, answers), context, this.name)
   }
 
@@ -210,16 +235,28 @@ export class MessageChatMemoryAdvisor
     context: Record<string, unknown>,
     listeners: readonly { name: string; order: number }[],
   ): Promise<Message[]> {
-    const stored = await this.chatMemory.get(id)
+    const read = await this.chatMemory.get(id)
+    // What a repository gives that is not a message is skipped, never a TypeError on every turn.
+    const stored = read.filter(isMessage)
+    const skipped = read.length - stored.length
     const { messages, dropped } = dropOrphans(stored, keepPendingCalls)
-    if (dropped === 0) return stored
-    await this.#replace(id, messages)
-    const what = `${dropped} tool call${dropped === 1 ? '' : 's'} or response${dropped === 1 ? '' : 's'} without ${dropped === 1 ? 'its' : 'their'} counterpart`
+    if (dropped === 0 && skipped === 0) return stored
+    await this.#replace(id, read, (window) => dropOrphans(window.filter(isMessage), keepPendingCalls).messages)
+    const what = [
+      ...(dropped > 0
+        ? [
+            `${dropped} tool call${dropped === 1 ? '' : 's'} or response${dropped === 1 ? '' : 's'} without ${dropped === 1 ? 'its' : 'their'} counterpart`,
+          ]
+        : []),
+      ...(skipped > 0
+        ? [`${skipped} stored value${skipped === 1 ? '' : 's'} that ${skipped === 1 ? 'is' : 'are'} not a message`]
+        : []),
+    ].join(' and ')
     const warning: ChainEvent = {
       type: 'note',
       advisor: this.name,
       message: `memory dropped ${what}`,
-      data: { conversationId: id, dropped },
+      data: { conversationId: id, dropped, ...(skipped > 0 ? { skipped } : {}) },
       level: 'warning',
     }
     emitChainEvent(listeners, warning, context, this.name)
@@ -228,11 +265,19 @@ export class MessageChatMemoryAdvisor
 
   /** After a failed or aborted turn: what the tools did not answer is dropped, never answered with made-up text. */
   async #dropOrphans(id: string): Promise<void> {
-    const { messages, dropped } = dropOrphans(await this.chatMemory.get(id), false)
-    if (dropped > 0) await this.#replace(id, messages)
+    const read = await this.chatMemory.get(id)
+    if (dropOrphans(read.filter(isMessage), false).dropped > 0)
+      await this.#replace(id, read, (window) => dropOrphans(window.filter(isMessage), false).messages)
   }
 
-  async #replace(id: string, messages: Message[]): Promise<void> {
+  /**
+   * Replaces the stored window with `change(window)` in one atomic step, so no reader (another tab,
+   * a page closed half-way) ever sees the conversation empty. A ChatMemory without `update` is
+   * cleared and written again, from `read` (what it gave just before).
+   */
+  async #replace(id: string, read: Message[], change: (window: Message[]) => Message[]): Promise<void> {
+    if (this.chatMemory.update) return this.chatMemory.update(id, change)
+    const messages = change(read)
     await this.chatMemory.clear(id)
     if (messages.length > 0) await this.chatMemory.add(id, messages)
   }
@@ -263,10 +308,18 @@ export class MessageChatMemoryAdvisorBuilder {
   }
 }
 
-// Shared by every advisor on one ChatMemory, so two clients on one conversation take turns too.
+// Shared by every advisor on one ChatMemory (or, when its storage is shared with other tabs, on
+// that storage), so two clients on one conversation take turns too.
 const turns = new WeakMap<ChatMemory, ConversationQueue>()
+const sharedTurns = new Map<string, ConversationQueue>()
 
 function turnsOf(memory: ChatMemory): ConversationQueue {
+  const shared = memory.sharedStorageName
+  if (shared !== undefined) {
+    let queue = sharedTurns.get(shared)
+    if (!queue) sharedTurns.set(shared, (queue = new ConversationQueue(shared)))
+    return queue
+  }
   let queue = turns.get(memory)
   if (!queue) turns.set(memory, (queue = new ConversationQueue()))
   return queue
@@ -282,6 +335,7 @@ function withRunId(request: ChatClientRequest): ChatClientRequest {
 /** Whether `run` appears, in order and without gaps, somewhere in `messages` (compared by content). */
 function containsRun(messages: readonly Message[], run: readonly Message[]): boolean {
   if (run.length === 0) return true
+  if (run.length > messages.length) return false
   const keys = messages.map(key)
   const wanted = run.map(key)
   outer: for (let start = 0; start + wanted.length <= keys.length; start++) {
@@ -306,8 +360,15 @@ function memoryEndsWith(memory: readonly Message[], message: Message): boolean {
 
 function key(message: Message): string {
   const { metadata: _metadata, ...content } = message
-  return JSON.stringify(content)
+  try {
+    return JSON.stringify(content)
+  } catch {
+    // Not plain data (a BigInt, a cycle) from a repository: equal to nothing rather than a throw on every turn.
+    return `unkeyable ${++unkeyable}`
+  }
 }
+
+let unkeyable = 0
 
 function note(
   message: string,
@@ -331,11 +392,18 @@ class StoringStream implements StreamLayer<ChatClientResponse> {
   #context: Record<string, unknown> = {}
   #endTurn: (() => void) | undefined
   #stopped = false
+  /** What the turn stores with its answer (outside the loop: the user message). */
+  #toStore: Message[] = []
 
   constructor(
     private readonly startTurn: () => Promise<() => void>,
-    private readonly before: () => Promise<AsyncIterable<ChatClientResponse>>,
-    private readonly store: (response: ChatResponse | null, context: Record<string, unknown>) => Promise<void>,
+    private readonly before: () => Promise<{ source: AsyncIterable<ChatClientResponse>; toStore: Message[] }>,
+    private readonly store: (
+      response: ChatResponse | null,
+      context: Record<string, unknown>,
+      toStore: Message[],
+    ) => Promise<void>,
+    private readonly keepQuestion: (toStore: Message[]) => Promise<void>,
   ) {}
 
   async open(): Promise<AsyncIterable<ChatClientResponse>> {
@@ -343,7 +411,9 @@ class StoringStream implements StreamLayer<ChatClientResponse> {
     // Stopped while waiting for the conversation's turn: it is given back at once.
     if (this.#stopped) endTurn()
     else this.#endTurn = endTurn
-    return this.before()
+    const { source, toStore } = await this.before()
+    this.#toStore = toStore
+    return source
   }
 
   chunk(chunk: ChatClientResponse): ChatClientResponse {
@@ -359,18 +429,30 @@ class StoringStream implements StreamLayer<ChatClientResponse> {
   }
 
   async end(): Promise<void> {
-    await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context)
-    this.#finish()
+    const toStore = this.#takeToStore()
+    try {
+      await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context, toStore)
+    } finally {
+      this.#finish()
+    }
   }
 
-  fail(error: unknown): never {
+  async fail(error: unknown): Promise<never> {
+    await this.keepQuestion(this.#takeToStore())
     this.#finish()
     throw error
   }
 
   stop(): void {
     this.#stopped = true
-    this.#finish()
+    // The question is kept before the turn is given back, so the next turn finds it.
+    void this.keepQuestion(this.#takeToStore()).finally(() => this.#finish())
+  }
+
+  #takeToStore(): Message[] {
+    const toStore = this.#toStore
+    this.#toStore = []
+    return toStore
   }
 
   #finish(): void {

@@ -1,4 +1,5 @@
 import { abortError, type CallerStream } from '../core'
+import { CrossTabTurns } from './cross-tab-turns'
 
 /** What the turn that holds a conversation tells the turns that ask for it. */
 export interface TurnHolder {
@@ -27,13 +28,31 @@ export class ConversationBusyError extends Error {
 /** How often a waiting turn looks whether the stream it waits for is still read. */
 const READER_CHECK_MS = 500
 
+/** What the last look at a holder's stream saw. */
+interface ReaderLook {
+  stream: CallerStream
+  asked: number
+  at: number
+}
+
 /**
  * Runs tasks one after another per conversation id, so two writers never interleave their reads
- * and writes of one conversation (tasks of different conversations still run side by side).
+ * and writes of one conversation (tasks of different conversations still run side by side). With
+ * a `sharedStorageName`, turns (`acquire`) also take the conversation across the tabs of the
+ * origin (see CrossTabTurns).
  */
 export class ConversationQueue {
   readonly #tails = new Map<string, Promise<unknown>>()
   readonly #holders = new Map<string, TurnHolder>()
+  readonly #looks = new Map<string, ReaderLook>()
+  readonly #crossTab: CrossTabTurns | undefined
+
+  constructor(sharedStorageName?: string) {
+    this.#crossTab =
+      sharedStorageName === undefined
+        ? undefined
+        : new CrossTabTurns(sharedStorageName, (id) => this.#checkReader(id), READER_CHECK_MS)
+  }
 
   run<T>(conversationId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.#tails.get(conversationId) ?? Promise.resolve()
@@ -51,24 +70,19 @@ export class ConversationQueue {
   }
 
   /**
-   * Waits for the conversation's turn and hands back the function that ends it. No wait is silent
-   * or without a bound: a turn that asks while the holder runs tools fails at once (it may be one
-   * of them); a holder whose caller's stream is no longer read (nothing asked between two checks)
-   * is stopped; an abort while waiting rejects with an AbortError, and the turn, when it comes, is
-   * given back at once.
+   * Waits for the conversation's turn (in this page, then across tabs) and hands back the function
+   * that ends it. No wait is silent or without a bound: a turn that asks while the holder in this
+   * page runs tools fails at once (it may be one of them); a holder whose caller's stream is no
+   * longer read (nothing asked between two looks half a second apart, while a turn waits here or
+   * in another tab) is stopped; an abort while waiting rejects with an AbortError, and the turn,
+   * when it comes, is given back at once.
    */
   acquire(conversationId: string, signal: AbortSignal | undefined, holder: TurnHolder): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortError(signal))
     const busy = this.#holders.get(conversationId)
     if (busy?.runningTools) return Promise.reject(new ConversationBusyError(conversationId, busy))
     return new Promise((granted, refused) => {
-      let asked = -1
-      const checkReader = () => {
-        const stream = this.#holders.get(conversationId)?.stream
-        if (stream && !stream.waiting && stream.asked === asked) stream.stop()
-        asked = stream?.asked ?? -1
-      }
-      const check = busy ? setInterval(checkReader, READER_CHECK_MS) : undefined
+      const check = setInterval(() => this.#checkReader(conversationId), READER_CHECK_MS)
       const onAbort = () => {
         clearInterval(check)
         refused(abortError(signal))
@@ -81,13 +95,36 @@ export class ConversationQueue {
             clearInterval(check)
             signal?.removeEventListener('abort', onAbort)
             if (signal?.aborted) return release()
-            this.#holders.set(conversationId, holder)
-            granted(() => {
-              if (this.#holders.get(conversationId) === holder) this.#holders.delete(conversationId)
-              release()
-            })
+            const acrossTabs = this.#crossTab?.acquire(conversationId, signal) ?? Promise.resolve(() => {})
+            acrossTabs.then(
+              (releaseAcrossTabs) => {
+                this.#holders.set(conversationId, holder)
+                granted(() => {
+                  if (this.#holders.get(conversationId) === holder) this.#holders.delete(conversationId)
+                  this.#looks.delete(conversationId)
+                  releaseAcrossTabs()
+                  release()
+                })
+              },
+              (error: unknown) => {
+                release()
+                refused(signal?.aborted ? abortError(signal) : error)
+              },
+            )
           }),
       )
     })
+  }
+
+  /** Stops the holder's stream when its reader asked for nothing since a look at least half a second ago. */
+  #checkReader(conversationId: string): void {
+    const stream = this.#holders.get(conversationId)?.stream
+    if (!stream) return
+    const now = Date.now()
+    const look = this.#looks.get(conversationId)
+    // Looks from here and from other tabs come in at once: only one every half second counts.
+    if (look?.stream === stream && now - look.at < READER_CHECK_MS * 0.8) return
+    if (look?.stream === stream && !stream.waiting && stream.asked === look.asked) return stream.stop()
+    this.#looks.set(conversationId, { stream, asked: stream.asked, at: now })
   }
 }

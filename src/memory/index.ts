@@ -1,4 +1,5 @@
 export * from './chat-memory'
+export * from './chat-memory-error'
 export * from './conversation-queue'
 export * from './in-memory-repository'
 export * from './indexeddb-repository'

@@ -1,18 +1,29 @@
 import { isMessage, type Message } from '../core'
-import { withBlobAttachments } from './stored-attachments'
 import type { ChatMemoryRepository } from './chat-memory'
+import { ChatMemoryError } from './chat-memory-error'
+import {
+  CONVERSATIONS,
+  MESSAGES,
+  UnstorableMessages,
+  append,
+  range,
+  readAll,
+  resultOf,
+  rewrite,
+  stateOf,
+  titleOf,
+  unstorableOf,
+  updateWindow,
+  type ConversationInfo,
+  type CorruptReport,
+  type LogStores,
+} from './indexeddb-log'
+import { WindowCache } from './indexeddb-window-cache'
+
+export type { ConversationInfo } from './indexeddb-log'
 
 /** The schema version; `upgrade` moves older databases forward. */
-export const MEMORY_DB_VERSION = 2
-
-export interface ConversationInfo {
-  id: string
-  /** The first user message, shortened. */
-  title: string
-  createdAt: number
-  updatedAt: number
-  messageCount: number
-}
+export const MEMORY_DB_VERSION = 3
 
 export interface CorruptRecord {
   conversationId: string
@@ -22,34 +33,31 @@ export interface CorruptRecord {
 
 export interface IndexedDBChatMemoryRepositoryOptions {
   databaseName?: string
-  /** Told about a stored record that is not a valid message; it is skipped and the rest are read. */
+  /** Told about a stored record that is not a valid message of plain data; it is skipped and the rest are read. */
   onCorruptRecord?: (record: CorruptRecord) => void
   /** Another IndexedDB (tests); default the page's. */
   indexedDB?: IDBFactory
 }
 
-interface MessageRecord {
-  conversationId: string
-  seq: number
-  message: unknown
-}
-
-const MESSAGES = 'messages'
-const CONVERSATIONS = 'conversations'
-
 /**
- * Conversations in the browser's IndexedDB: they survive a reload. Each message is its own record,
- * every save or update is one transaction (all or nothing), and `update` reads and writes inside
- * that transaction, so two tabs writing one conversation lose nothing. Images and files are kept as
- * Blobs (a `data:` URL is turned into one), never as base64 text inside the record.
+ * Conversations in the browser's IndexedDB: they survive a reload. Each message is its own record
+ * and a conversation is a log: an add appends (and, with a full window, deletes what falls out of
+ * it) in one transaction, reading and writing about one window of records however long the
+ * conversation is; a window is read from the log's end. Every step is one transaction, all or
+ * nothing. Images and files are kept as Blobs (a `data:` URL is turned into one), never as base64
+ * text inside the record. Failures are ChatMemoryErrors that say what happened (`quota` when the
+ * site's storage is full).
  */
 export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   readonly databaseName: string
+  readonly sharedStorageName: string
   readonly #options: IndexedDBChatMemoryRepositoryOptions
+  readonly #windows = new WindowCache()
   #db: Promise<IDBDatabase> | undefined
 
   constructor(options: IndexedDBChatMemoryRepositoryOptions = {}) {
     this.databaseName = options.databaseName ?? 'advisor-chain-memory'
+    this.sharedStorageName = `indexeddb:${this.databaseName}`
     this.#options = options
   }
 
@@ -59,64 +67,71 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
 
   /** Every conversation with its title and times, most recently updated first. */
   async conversations(): Promise<ConversationInfo[]> {
-    const records = await this.#run<ConversationInfo[]>([CONVERSATIONS], 'readonly', (tx, done) => {
-      const request = tx.objectStore(CONVERSATIONS).getAll()
-      request.onsuccess = () => done(request.result as ConversationInfo[])
+    const records = await this.#run(undefined, 'readonly', async (stores) => {
+      const all = (await resultOf(stores.conversations.getAll())) as ConversationInfo[]
+      return all.map(({ id, title, createdAt, updatedAt, messageCount }) => ({
+        id,
+        title,
+        createdAt,
+        updatedAt,
+        messageCount,
+      }))
     })
     return records.sort((a, b) => b.updatedAt - a.updatedAt)
   }
 
+  /** Every message stored for the conversation, oldest first (its window is `findWindow`). */
   findByConversationId(conversationId: string): Promise<Message[]> {
-    return this.#run<Message[]>([MESSAGES], 'readonly', (tx, done) => {
-      const request = tx.objectStore(MESSAGES).getAll(range(conversationId))
-      request.onsuccess = () => done(this.#valid(request.result as MessageRecord[]))
+    return this.#run(conversationId, 'readonly', (stores) =>
+      readAll(stores, conversationId, this.#report(conversationId)),
+    )
+  }
+
+  /**
+   * The window, reading only the records appended since this repository last read it (by this tab
+   * or another). The messages may be shared with later reads: treat them as read-only.
+   */
+  findWindow(conversationId: string, maxMessages: number): Promise<Message[]> {
+    return this.#run(conversationId, 'readonly', async (stores) => {
+      const window = await this.#windows.read(stores, conversationId, maxMessages, this.#report(conversationId))
+      return window.map((entry) => entry.message)
     })
+  }
+
+  append(conversationId: string, messages: Message[], maxMessages: number): Promise<void> {
+    if (messages.length === 0) return Promise.resolve()
+    const problem = unstorableOf(messages)
+    if (problem) return Promise.reject(this.#unstorable(conversationId, problem))
+    return this.#run(conversationId, 'readwrite', (stores) =>
+      append(stores, conversationId, messages, maxMessages, this.#report(conversationId)),
+    )
+  }
+
+  updateWindow(conversationId: string, maxMessages: number, change: (window: Message[]) => Message[]): Promise<void> {
+    return this.#run(conversationId, 'readwrite', (stores) =>
+      updateWindow(stores, conversationId, maxMessages, change, this.#report(conversationId)),
+    )
   }
 
   saveAll(conversationId: string, messages: Message[]): Promise<void> {
     return this.update(conversationId, () => messages)
   }
 
+  /** Reads, changes and rewrites the whole conversation in one transaction (its cost grows with it: prefer `append`). */
   update(conversationId: string, change: (messages: Message[]) => Message[]): Promise<void> {
-    return this.#run<void>([MESSAGES, CONVERSATIONS], 'readwrite', (tx, done, fail) => {
-      const messages = tx.objectStore(MESSAGES)
-      const conversations = tx.objectStore(CONVERSATIONS)
-      const read = messages.getAll(range(conversationId))
-      read.onsuccess = () => {
-        let next: Message[]
-        try {
-          next = change(this.#valid(read.result as MessageRecord[]))
-        } catch (error) {
-          // Aborting makes the whole update as if it never started.
-          fail(error)
-          return
-        }
-        const info = conversations.get(conversationId)
-        info.onsuccess = () => {
-          messages.delete(range(conversationId))
-          next.forEach((message, seq) =>
-            messages.put({ conversationId, seq, message: withBlobAttachments(message) } satisfies MessageRecord),
-          )
-          const now = Date.now()
-          const previous = info.result as ConversationInfo | undefined
-          conversations.put({
-            id: conversationId,
-            title: titleOf(next) || previous?.title || conversationId,
-            createdAt: previous?.createdAt ?? now,
-            updatedAt: now,
-            messageCount: next.length,
-          } satisfies ConversationInfo)
-          done(undefined)
-        }
-      }
+    return this.#run(conversationId, 'readwrite', async (stores) => {
+      const { record } = await stateOf(stores, conversationId)
+      const changed = change(await readAll(stores, conversationId, this.#report(conversationId)))
+      const problem = unstorableOf(changed)
+      if (problem) throw new UnstorableMessages(problem)
+      rewrite(stores, conversationId, record, changed)
     })
   }
 
   deleteByConversationId(conversationId: string): Promise<void> {
-    return this.#run<void>([MESSAGES, CONVERSATIONS], 'readwrite', (tx, done) => {
-      tx.objectStore(MESSAGES).delete(range(conversationId))
-      tx.objectStore(CONVERSATIONS).delete(conversationId)
-      done(undefined)
+    return this.#run(conversationId, 'readwrite', async (stores) => {
+      stores.messages.delete(range(conversationId))
+      stores.conversations.delete(conversationId)
     })
   }
 
@@ -124,56 +139,118 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   async close(): Promise<void> {
     const db = this.#db
     this.#db = undefined
+    this.#windows.clear()
     ;(await db?.catch(() => undefined))?.close()
   }
 
-  /** Runs `body` in one transaction; resolves with what it passed to `done` once the transaction commits. */
+  /**
+   * Runs `step` in one transaction; resolves with its result once the transaction commits. A step
+   * that throws aborts it, so nothing of it is written.
+   */
   async #run<T>(
-    stores: string[],
+    conversationId: string | undefined,
     mode: IDBTransactionMode,
-    body: (tx: IDBTransaction, done: (value: T) => void, fail: (error: unknown) => void) => void,
+    step: (stores: LogStores) => Promise<T>,
   ): Promise<T> {
-    const db = await this.#open()
+    const db = await this.#open(conversationId)
     return new Promise<T>((resolve, reject) => {
+      let tx: IDBTransaction
+      try {
+        tx = db.transaction([MESSAGES, CONVERSATIONS], mode)
+      } catch (error) {
+        // The connection closed under us (a newer tab upgrades): the next use reopens it.
+        this.#db = undefined
+        return reject(this.#failure(conversationId, error))
+      }
       let result: T
-      let failure: unknown
-      const tx = db.transaction(stores, mode)
+      let failure: Error | undefined
       tx.oncomplete = () => resolve(result)
-      tx.onerror = () =>
-        reject(new Error(`IndexedDB '${this.databaseName}': ${tx.error?.message ?? 'transaction failed'}`))
-      tx.onabort = () =>
-        reject(
-          failure instanceof Error
-            ? failure
-            : new Error(
-                `IndexedDB '${this.databaseName}': the transaction was aborted${tx.error ? ` (${tx.error.message})` : failure !== undefined ? ` (${JSON.stringify(failure)})` : ''}; nothing was changed`,
-              ),
-        )
-      body(
-        tx,
+      tx.onabort = () => reject(failure ?? this.#failure(conversationId, tx.error))
+      step({ messages: tx.objectStore(MESSAGES), conversations: tx.objectStore(CONVERSATIONS) }).then(
         (value) => (result = value),
-        (error) => {
-          failure = error
-          tx.abort()
+        (error: unknown) => {
+          failure ??=
+            error instanceof UnstorableMessages
+              ? this.#unstorable(conversationId, error.message)
+              : error instanceof DOMException
+                ? this.#failure(conversationId, error)
+                : error instanceof Error
+                  ? error
+                  : new Error(
+                      `The change of conversation '${conversationId}' threw ${String(error)}; nothing was written`,
+                    )
+          try {
+            tx.abort()
+          } catch {
+            // Already aborted by the failed request.
+          }
         },
       )
     })
   }
 
-  #open(): Promise<IDBDatabase> {
+  /** What a refused or aborted step means, in words an app can show and act on. */
+  #failure(conversationId: string | undefined, error: unknown): ChatMemoryError {
+    const name = error instanceof DOMException ? error.name : 'Error'
+    const detail = error instanceof Error && error.message ? `: ${error.message}` : ''
+    const which = conversationId === undefined ? '' : ` for conversation '${conversationId}'`
+    if (name === 'QuotaExceededError')
+      return new ChatMemoryError(
+        'quota',
+        conversationId,
+        `Chat memory could not save${which}: the storage quota of this site is used up (QuotaExceededError). Nothing of this save was written; the earlier messages are as they were. Free space (delete old conversations, e.g. with deleteByConversationId) or ask for more (navigator.storage.persist()), then send again.`,
+        { cause: error },
+      )
+    if (name === 'DataCloneError') return this.#unstorable(conversationId, `a value IndexedDB cannot store${detail}`)
+    return new ChatMemoryError(
+      'failed',
+      conversationId,
+      `Chat memory in IndexedDB '${this.databaseName}' failed${which} (${name}${detail}); nothing of this step was written. Try again; if it keeps failing, the database may be damaged (delete it in the browser's site data).`,
+      { cause: error },
+    )
+  }
+
+  #unstorable(conversationId: string | undefined, problem: string): ChatMemoryError {
+    return new ChatMemoryError(
+      'unstorable',
+      conversationId,
+      `Chat memory cannot store conversation '${conversationId}': ${problem}. A message must be plain data (JSON values, Blobs and Files): convert the value, or keep it out of the message; nothing was written.`,
+    )
+  }
+
+  #report(conversationId: string): CorruptReport {
+    return (seq, reason) => {
+      const problem = { conversationId, seq, reason }
+      if (this.#options.onCorruptRecord) this.#options.onCorruptRecord(problem)
+      else console.warn(`Skipped a corrupt message in conversation '${conversationId}' (#${seq}): ${reason}`)
+    }
+  }
+
+  #open(conversationId: string | undefined): Promise<IDBDatabase> {
     this.#db ??= new Promise<IDBDatabase>((resolve, reject) => {
+      const unavailable = (why: string, cause?: unknown) => {
+        this.#db = undefined
+        reject(new ChatMemoryError('unavailable', conversationId, why, { cause }))
+      }
       const factory = this.#options.indexedDB ?? globalThis.indexedDB
-      if (!factory) return reject(new Error('This environment has no IndexedDB; use InMemoryChatMemoryRepository'))
-      const request = factory.open(this.databaseName, MEMORY_DB_VERSION)
+      if (!factory)
+        return unavailable(
+          'This environment has no IndexedDB (a server, or a private mode without storage); use InMemoryChatMemoryRepository',
+        )
+      let request: IDBOpenDBRequest
+      try {
+        request = factory.open(this.databaseName, MEMORY_DB_VERSION)
+      } catch (error) {
+        return unavailable(`Could not open IndexedDB '${this.databaseName}': ${String(error)}`, error)
+      }
       request.onupgradeneeded = (event) => upgrade(request.result, request.transaction!, event.oldVersion)
       request.onblocked = () =>
         console.warn(`IndexedDB '${this.databaseName}' waits for another tab to close its older connection`)
-      request.onerror = () => {
-        this.#db = undefined
-        reject(
-          new Error(`Could not open IndexedDB '${this.databaseName}': ${request.error?.message ?? 'unknown error'}`),
+      request.onerror = () =>
+        unavailable(
+          `Could not open IndexedDB '${this.databaseName}': ${request.error?.message ?? 'unknown error'}${request.error?.name === 'VersionError' ? ' (a newer version of this app upgraded it: reload the page)' : ''}`,
+          request.error,
         )
-      }
       request.onsuccess = () => {
         const db = request.result
         // A newer tab wants to upgrade: let it, and reopen on the next use.
@@ -186,41 +263,13 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
     })
     return this.#db
   }
-
-  #valid(records: MessageRecord[]): Message[] {
-    const messages: Message[] = []
-    for (const record of records) {
-      if (isMessage(record.message)) messages.push(record.message)
-      else {
-        const problem = {
-          conversationId: record.conversationId,
-          seq: record.seq,
-          reason: 'the stored record is not a valid message',
-        }
-        if (this.#options.onCorruptRecord) this.#options.onCorruptRecord(problem)
-        else
-          console.warn(
-            `Skipped a corrupt message in conversation '${problem.conversationId}' (#${problem.seq}): ${problem.reason}`,
-          )
-      }
-    }
-    return messages
-  }
-}
-
-function range(conversationId: string): IDBKeyRange {
-  return IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER])
-}
-
-function titleOf(messages: readonly Message[]): string {
-  const first = messages.find((message) => message.role === 'user')
-  const text = first?.role === 'user' ? first.text.trim().replace(/\s+/g, ' ') : ''
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }
 
 /**
  * Schema history. v1 kept each conversation as one record `{ id, messages }`; v2 keeps one record
- * per message (so a save never rewrites a whole conversation blob) and conversation metadata.
+ * per message (so a save never rewrites a whole conversation blob) and conversation metadata; v3
+ * reads each conversation as a log with a window start (same stores: a v2 conversation is read as
+ * it is and takes the v3 fields on its next change).
  */
 function upgrade(db: IDBDatabase, tx: IDBTransaction, oldVersion: number): void {
   if (oldVersion < 1) {

@@ -2,16 +2,20 @@ import type { Message } from '../core'
 import type { ChatMemory, ChatMemoryRepository } from './chat-memory'
 import { InMemoryChatMemoryRepository } from './in-memory-repository'
 import { ConversationQueue } from './conversation-queue'
+import { WindowCut } from './window-cut'
 
 /**
  * Keeps the last `maxMessages` messages of each conversation. System messages are always kept, a
  * new one replaces the old; when the window is full the oldest messages go, and the cut moves on
  * to the next user message, so a window never starts mid-turn (or with a tool response whose
- * call is gone).
+ * call is gone). The window applies when reading too, so a lowered `maxMessages` holds at once.
+ * A repository with `append`, `findWindow` and `updateWindow` (IndexedDB's) reads and writes only
+ * the window; with only the four required methods a conversation is read and rewritten whole.
  */
 export class MessageWindowChatMemory implements ChatMemory {
   // Without an atomic `update`, a read and the write after it must not interleave with another add.
   readonly #writes = new ConversationQueue()
+  readonly sharedStorageName: string | undefined
 
   constructor(
     private readonly repository: ChatMemoryRepository,
@@ -19,23 +23,38 @@ export class MessageWindowChatMemory implements ChatMemory {
   ) {
     if (!Number.isInteger(maxMessages) || maxMessages < 1)
       throw new RangeError(`maxMessages must be a whole number of at least 1, got ${maxMessages}`)
+    this.sharedStorageName = repository.sharedStorageName
   }
 
   static builder(): MessageWindowChatMemoryBuilder {
     return new MessageWindowChatMemoryBuilder()
   }
 
-  get(conversationId: string): Promise<Message[]> {
-    return this.repository.findByConversationId(conversationId)
+  async get(conversationId: string): Promise<Message[]> {
+    const repository = this.repository
+    if (repository.findWindow) return repository.findWindow(conversationId, this.maxMessages)
+    return windowOf(await repository.findByConversationId(conversationId), [], this.maxMessages)
   }
 
   async add(conversationId: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return
-    const change = (stored: Message[]) => windowOf([...stored], messages, this.maxMessages)
     const repository = this.repository
+    if (repository.append) return repository.append(conversationId, messages, this.maxMessages)
+    const change = (stored: Message[]) => windowOf([...stored], messages, this.maxMessages)
     if (repository.update) return repository.update(conversationId, change)
     return this.#writes.run(conversationId, async () =>
       repository.saveAll(conversationId, change(await repository.findByConversationId(conversationId))),
+    )
+  }
+
+  /** Replaces the window (what `get` returns) with `change(window)` as one step; what was outside it goes. */
+  async update(conversationId: string, change: (window: Message[]) => Message[]): Promise<void> {
+    const repository = this.repository
+    if (repository.updateWindow) return repository.updateWindow(conversationId, this.maxMessages, change)
+    const rewrite = (stored: Message[]) => change(windowOf(stored, [], this.maxMessages))
+    if (repository.update) return repository.update(conversationId, rewrite)
+    return this.#writes.run(conversationId, async () =>
+      repository.saveAll(conversationId, rewrite(await repository.findByConversationId(conversationId))),
     )
   }
 
@@ -63,18 +82,14 @@ export class MessageWindowChatMemoryBuilder {
   }
 }
 
-/** The stored messages with `added` appended, cut to the window. */
+/** The stored messages with `added` appended, cut to the window (see `WindowCut`). */
 export function windowOf(stored: Message[], added: readonly Message[], maxMessages: number): Message[] {
   const newSystem = added.some((message) => message.role === 'system')
   const all = [...(newSystem ? stored.filter((message) => message.role !== 'system') : stored), ...added]
   if (all.length <= maxMessages) return all
   const system = all.filter((message) => message.role === 'system')
   const rest = all.filter((message) => message.role !== 'system')
-  const over = Math.max(0, rest.length - Math.max(0, maxMessages - system.length))
-  // Start the window at a user message: never mid-turn, never with an orphan tool response.
-  let cut = over
-  while (cut < rest.length && rest[cut]!.role !== 'user') cut++
-  // A single turn longer than the window is kept whole rather than lost.
-  if (cut === rest.length) cut = rest.findLastIndex((message) => message.role === 'user')
-  return [...system, ...rest.slice(Math.max(cut, 0))]
+  const cut = new WindowCut(Math.max(0, maxMessages - system.length))
+  for (let i = rest.length - 1; i >= 0; i--) if (!cut.older(rest[i]!.role)) break
+  return [...system, ...rest.slice(rest.length - cut.kept)]
 }

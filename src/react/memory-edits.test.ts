@@ -39,6 +39,34 @@ describe('memory edits of useChat', () => {
     expect(await memory.get('c')).toEqual([question('a'), assistantMessage('A.')])
   })
 
+  it('forgetTurn is one atomic update when the memory has one: it never clears the conversation', async () => {
+    const memory = await memoryWith([question('a'), assistantMessage('A.'), question('b'), assistantMessage('B.')])
+    const calls: string[] = []
+    const watched: ChatMemory = {
+      get: (id) => memory.get(id),
+      add: (id, messages) => (calls.push('add'), memory.add(id, messages)),
+      clear: (id) => (calls.push('clear'), memory.clear(id)),
+      update: (id, change) => (calls.push('update'), memory.update!(id, change)),
+    }
+    await forgetTurn(watched, 'c', question('b'))
+    expect(calls).toEqual(['update'])
+    expect(await memory.get('c')).toEqual([question('a'), assistantMessage('A.')])
+  })
+
+  it('forgetTurn on a memory without update clears and adds back what is kept', async () => {
+    const memory = await memoryWith([question('a'), assistantMessage('A.'), question('b'), assistantMessage('B.')])
+    const calls: string[] = []
+    const plain: ChatMemory = {
+      get: (id) => memory.get(id),
+      add: (id, messages) => (calls.push('add'), memory.add(id, messages)),
+      clear: (id) => (calls.push('clear'), memory.clear(id)),
+    }
+    await forgetTurn(plain, 'c', question('b'))
+    await forgetTurn(plain, 'c', question('b'))
+    expect(calls).toEqual(['clear', 'add'])
+    expect(await memory.get('c')).toEqual([question('a'), assistantMessage('A.')])
+  })
+
   it('forgetTurn leaves memory alone when its last turn asked something else (the question was never stored)', async () => {
     const stored = [question('a'), assistantMessage('A.')]
     const memory = await memoryWith(stored)

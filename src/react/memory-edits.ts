@@ -4,21 +4,29 @@ import { ChatMemory } from '../memory'
 
 /**
  * Forgets the turn that asked `question` (from that user message on), when it is the last turn
- * memory holds, so asking it again stores it once.
+ * memory holds, so asking it again stores it once. With a memory that has `update` (a
+ * MessageWindowChatMemory) this is one atomic step: no other tab, and no page closed half-way,
+ * ever sees the conversation empty.
  */
 export function forgetTurn(memory: ChatMemory, conversationId: string, question: UserMessage): Promise<void> {
-  return asTurn(memory, conversationId, async () => {
-    const stored = await memory.get(conversationId)
+  const forget = (stored: Message[]): Message[] => {
     const lastUser = stored.findLastIndex((message) => message.role === 'user')
-    if (lastUser < 0 || !sameQuestion(stored[lastUser]!, question)) return
+    return lastUser < 0 || !sameQuestion(stored[lastUser]!, question) ? stored : stored.slice(0, lastUser)
+  }
+  return asTurn(memory, conversationId, async () => {
+    if (memory.update) return memory.update(conversationId, forget)
+    const stored = await memory.get(conversationId)
+    const kept = forget(stored)
+    if (kept === stored) return
     await memory.clear(conversationId)
-    if (lastUser > 0) await memory.add(conversationId, stored.slice(0, lastUser))
+    if (kept.length > 0) await memory.add(conversationId, kept)
   })
 }
 
-/** Replaces the conversation with `messages`. */
+/** Replaces the conversation with `messages` (in one atomic step with a memory that has `update`). */
 export function replaceConversation(memory: ChatMemory, conversationId: string, messages: Message[]): Promise<void> {
   return asTurn(memory, conversationId, async () => {
+    if (memory.update) return memory.update(conversationId, () => messages)
     await memory.clear(conversationId)
     if (messages.length > 0) await memory.add(conversationId, messages)
   })
