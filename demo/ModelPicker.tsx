@@ -74,13 +74,19 @@ export function ModelPicker({
             Scripted replies chosen from keywords — a test double, not a model — so the whole chain can be explored
             offline.
           </p>
-          <button
-            type="button"
-            className="primary"
-            onClick={() => onModel({ choice: { kind: 'scripted' }, model: remoteModel({ kind: 'scripted' }) })}
-          >
-            Use the offline demo
-          </button>
+          {active?.choice.kind === 'scripted' ? (
+            <p className="in-use" data-testid="offline-in-use">
+              The offline demo is in use.
+            </p>
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => onModel({ choice: { kind: 'scripted' }, model: remoteModel({ kind: 'scripted' }) })}
+            >
+              Use the offline demo
+            </button>
+          )}
         </div>
       )}
     </section>

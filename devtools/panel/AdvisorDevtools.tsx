@@ -49,13 +49,15 @@ function useViewport(): { width: number; height: number } {
 
 /**
  * Tells the page how much of the viewport the open panel takes, as `--advisor-devtools-bottom`
- * and `--advisor-devtools-right` on the root element, so its layout can leave that room.
+ * and `--advisor-devtools-right` on the root element, so its layout can leave that room. Closed,
+ * the toggle tells it instead (its effect runs before this one, which must not undo it).
  */
 function usePageInsets(open: boolean, dock: Dock, size: number): void {
   useEffect(() => {
+    if (!open) return
     const style = document.documentElement.style
-    style.setProperty('--advisor-devtools-bottom', open && dock === 'bottom' ? `${size}px` : '0px')
-    style.setProperty('--advisor-devtools-right', open && dock === 'right' ? `${size}px` : '0px')
+    style.setProperty('--advisor-devtools-bottom', dock === 'bottom' ? `${size}px` : '0px')
+    style.setProperty('--advisor-devtools-right', dock === 'right' ? `${size}px` : '0px')
     return () => {
       style.removeProperty('--advisor-devtools-bottom')
       style.removeProperty('--advisor-devtools-right')

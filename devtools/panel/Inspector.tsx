@@ -116,8 +116,11 @@ export function Inspector({
       <div className="inspector-head">
         <strong>Round {round.round}</strong>
         <span className="muted">
-          {model?.request?.provider ? `${model.request.provider} · ` : ''}
-          {model?.response?.model ?? model?.request?.options.model ?? ''}
+          {/* The model is named by the request's options, or else only by the response: while the
+              round runs without a `model` option, the provider alone. */}
+          {[model?.request?.provider, model?.response?.model ?? model?.request?.options.model]
+            .filter(Boolean)
+            .join(' · ')}
         </span>
       </div>
       <Tabs label="Round details" tabs={tabs} active={tab} onChange={setTab} panelClassName="inspector-body">

@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
 import type { StatusFilter } from '../search'
 import type { DevtoolsStore } from '../store'
@@ -29,7 +30,7 @@ export function RunList({ store }: { store: DevtoolsStore }) {
     runs.findIndex((run) => run.id === selected),
   )
   return (
-    <nav className="runs" aria-label="Runs">
+    <nav className="runs" aria-label="Runs" style={{ '--run-row': `${ROW_HEIGHT}px` } as CSSProperties}>
       <div className="runs-filter">
         <input
           type="search"

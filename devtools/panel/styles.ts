@@ -89,8 +89,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 /* run list */
 .runs { width: 300px; flex: none; display: flex; flex-direction: column; border-right: 1px solid var(--line); min-height: 0; background: var(--bg); }
 .runs-filter { display: flex; flex-wrap: wrap; gap: 6px; padding: 8px 8px 4px; }
-.runs-filter input { flex: 1 1 130px; }
-.runs-filter select { flex: 1 1 90px; }
+/* In the side column the search has a line of its own, so its placeholder fits. */
+.runs-filter input, .runs-filter select { flex: 1 1 100%; }
 .runs-count { padding: 2px 10px 6px; color: var(--fg3); font-size: 11px; border-bottom: 1px solid var(--line); }
 .run-row { display: flex; flex-direction: column; justify-content: center; gap: 3px; width: 100%; height: 100%; padding: 0 10px 0 12px; border-bottom: 1px solid var(--line2); border-left: 3px solid transparent; }
 .run-row:hover { background: var(--hover); }
@@ -134,15 +134,15 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .split { display: flex; flex-direction: column; flex: 1; min-height: 0; }
 @container detail (min-width: 820px) {
   .split { flex-direction: row; }
-  .split > .waterfall-frame { flex: 1 1 56%; min-width: 0; }
-  .split > .inspector { flex: 1 1 44%; min-width: 300px; border-top: 0; border-left: 1px solid var(--line); }
+  .split > .waterfall-frame { flex: 1 1 60%; min-width: 0; }
+  .split > .inspector { flex: 1 1 40%; min-width: 300px; border-top: 0; border-left: 1px solid var(--line); }
 }
 
 /* waterfall */
 .waterfall-frame { flex: 1 1 50%; min-height: 90px; display: flex; flex-direction: column; }
 .waterfall-empty { flex: 1; }
 .axis { position: sticky; top: 0; z-index: 2; display: flex; background: var(--bg); border-bottom: 1px solid var(--line); font-size: 10.5px; color: var(--fg3); font-family: var(--mono); }
-.axis .names { width: clamp(170px, 44%, 380px); flex: none; padding: 5px 12px; font-family: var(--sans); font-size: 11px; }
+.axis .names { width: clamp(170px, 50%, 400px); flex: none; padding: 5px 12px; font-family: var(--sans); font-size: 11px; }
 .axis .ticks { position: relative; flex: 1; margin: 0 16px 0 6px; }
 .axis .tick { position: absolute; top: 5px; transform: translateX(-50%); white-space: nowrap; }
 .axis .tick:first-child { transform: none; }
@@ -150,7 +150,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .row { display: flex; align-items: stretch; width: 100%; height: 100%; border-bottom: 1px solid var(--line2); }
 .row:hover { background: var(--hover); }
 .row[aria-current='true'] { background: var(--accent-bg); }
-.row .names { width: clamp(170px, 44%, 380px); flex: none; display: flex; align-items: center; gap: 6px; padding: 0 10px 0 12px; overflow: hidden; white-space: nowrap; }
+.row .names { width: clamp(170px, 50%, 400px); flex: none; display: flex; align-items: center; gap: 6px; padding: 0 10px 0 12px; overflow: hidden; white-space: nowrap; }
 .row .name { font-weight: 550; flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 .row .what { overflow: hidden; text-overflow: ellipsis; color: var(--fg3); font-family: var(--mono); font-size: 11px; min-width: 0; flex: 1; }
 .row .dur { margin-left: auto; color: var(--fg2); font-family: var(--mono); font-size: 11px; padding-left: 6px; flex: none; font-variant-numeric: tabular-nums; }
@@ -158,8 +158,9 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .row.round:hover { background: var(--hover); }
 .row.round[aria-current='true'] { background: var(--accent-bg); }
 .row.round .name { font-weight: 700; flex: none; }
-.legend { display: flex; gap: 7px; min-width: 0; overflow: hidden; font-family: var(--mono); font-size: 10.5px; color: var(--fg2); }
-.legend > span { display: inline-flex; align-items: center; gap: 3px; }
+/* One line of whole chips: where a chip has no room it drops out of view whole, never cut (its row below has the figure). */
+.legend { display: flex; flex-wrap: wrap; column-gap: 5px; max-height: 1.5em; min-width: 0; overflow: hidden; font-family: var(--mono); font-size: 10.5px; color: var(--fg2); }
+.legend > span { display: inline-flex; align-items: center; gap: 2px; }
 .legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
 .legend .model::before { background: var(--model); } .legend .tool::before { background: var(--tool); }
 .legend .approval::before { background: var(--warn); }
@@ -309,7 +310,11 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
   .toolbar-end { order: 1; margin-left: auto; }
   .toolbar-actions { order: 2; flex: 1 1 100%; overflow-x: auto; scrollbar-width: thin; }
   .body { flex-direction: column; }
-  .runs { width: auto; height: 34%; flex: none; border-right: 0; border-bottom: 1px solid var(--line); }
+  .runs { width: auto; flex: none; border-right: 0; border-bottom: 1px solid var(--line); }
+  .runs-filter input { flex: 1 1 0; }
+  .runs-filter select { flex: none; }
+  /* Whole rows only (one; the count says how many there are): a row cut in half says nothing. */
+  .runs > .scroll { flex: none; max-height: var(--run-row); }
   .run-meta { padding-left: 0; }
   .detail-head { padding: 6px 10px 4px; }
 }
