@@ -44,7 +44,8 @@ export function withStreamPart(parts: ChatPartView[], event: StreamPart): ChatPa
         return event.decision === 'edit' && event.detail !== undefined ? withArguments(decided, event.detail) : decided
       })
     case 'tool-start':
-      return withCall(parts, event.id, (call) => ({ ...call, state: 'running' }))
+      // A denied call is answered by the loop without running: it stays denied.
+      return withCall(parts, event.id, (call) => (call.state === 'denied' ? call : { ...call, state: 'running' }))
     case 'tool-result':
       return withCall(parts, event.id, (call) => ({
         ...call,

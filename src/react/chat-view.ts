@@ -227,9 +227,9 @@ export function messagesOf(views: readonly ChatMessageView[]): Message[] {
       continue
     }
     let round: AssistantPart[] = []
+    let calls: ToolCallPartView[] = []
     const flush = () => {
       if (round.length === 0) return
-      const calls = round.filter((part) => part.type === 'tool-call') as ToolCallPartView[]
       const marks = Object.fromEntries(calls.filter((call) => call.approval).map((call) => [call.id, call.approval]))
       const metadata = Object.keys(marks).length > 0 ? { [APPROVALS_METADATA]: marks } : undefined
       messages.push(assistantMessageOf(round, metadata))
@@ -239,13 +239,15 @@ export function messagesOf(views: readonly ChatMessageView[]): Message[] {
           toolResponseMessage(answered.map((call) => ({ id: call.id, name: call.name, responseData: call.result! }))),
         )
       round = []
+      calls = []
     }
     for (const part of view.parts) {
       // Text after a round's calls is the next round's.
       if (part.type !== 'tool-call' && round.at(-1)?.type === 'tool-call') flush()
-      if (part.type === 'tool-call')
+      if (part.type === 'tool-call') {
         round.push({ type: 'tool-call', id: part.id, name: part.name, arguments: part.arguments })
-      else if (part.type === 'text' || part.type === 'reasoning') round.push(part)
+        calls.push(part)
+      } else if (part.type === 'text' || part.type === 'reasoning') round.push(part)
     }
     flush()
   }

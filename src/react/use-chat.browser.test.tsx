@@ -276,6 +276,7 @@ describe('useChat parts in Chromium', () => {
       id: 'w1',
       name: 'weather',
       arguments: '{"city":"Oslo"}',
+      input: { city: 'Oslo' },
       state: 'done',
       result: 'sunny in Oslo',
     })
@@ -327,7 +328,7 @@ describe('useChat parts in Chromium', () => {
     chat().addToolApproval({ id: 'w1', approved: false, reason: 'not now' })
     await sent
     expect(ran).toEqual([])
-    await expect.poll(() => chat().messages[1]!.parts[0]).toMatchObject({ approval: 'rejected', state: 'done' })
+    await expect.poll(() => chat().messages[1]!.parts[0]).toMatchObject({ approval: 'rejected', state: 'denied' })
     const toolMessage = model.prompts[1]!.messages.find((message) => message.role === 'tool')
     expect(toolMessage).toMatchObject({ responses: [{ responseData: expect.stringContaining('"not now"') as string }] })
   })
