@@ -85,3 +85,94 @@ describe('Redactor: the shortest secrets', () => {
     }
   })
 })
+
+describe('Redactor: which keys name a secret', () => {
+  it('masks values under keys that name a secret by one of their words, in any case and spelling', () => {
+    const keys = ['user_secret', 'clientSecret', 'x-api-key', 'OPENAI_API_KEY', 'apiKey', 'APIKey', 'refresh-token']
+    keys.push('Set-Cookie', 'DB_PASSWORD', 'privateKey', 'access_key', 'auth', 'credentials', 'Proxy-Authorization')
+    const redactor = new Redactor()
+    for (const key of keys) expect([key, redactor.isSecretKey(key)]).toEqual([key, true])
+  })
+
+  it('leaves keys whose words only look like one: token counts, a cache key, a tokenizer, a passage', () => {
+    const keys = ['max_tokens', 'budget_tokens', 'completionTokens', 'cache_key', 'keyword', 'tokenizer', 'passage']
+    keys.push('author', 'monkey', 'secretary')
+    const redactor = new Redactor()
+    for (const key of keys) expect([key, redactor.isSecretKey(key)]).toEqual([key, false])
+  })
+
+  it('masks a secret key in tool arguments even when the JSON spells it with escapes', () => {
+    expect(JSON.parse(new Redactor().arguments('{"pass\\u0077ord":"hunter2"}'))).toEqual({ password: REDACTED })
+  })
+})
+
+describe('Redactor: built-in patterns', () => {
+  it('masks a key whole however long it is', () => {
+    const key = `sk-proj-${'Ab3_-'.repeat(60)}`
+    expect(new Redactor().text(`key ${key} end`)).toBe(`key ${REDACTED} end`)
+  })
+
+  it('leaves a base64url blob that happens to hold a marker and 16 more characters', () => {
+    const blob = 'gAAAAABo0aK1-sk-AAAAAAAAAAAAAAAAAAAA_gsk_BBBBBBBBBBBBBBBBBBBBBB-hf_CCCCCCCCCCCCCCCCCCCCCC=='
+    expect(new Redactor().text(blob)).toBe(blob)
+  })
+
+  it('tells where a secret that runs to the end of the text begins, and -1 when none does', () => {
+    const redactor = new Redactor({ values: [/\d{4}-\d{4}/g] })
+    expect(redactor.openSecretAt(`text sk-${'a'.repeat(20)}`)).toBe(5)
+    expect(redactor.openSecretAt(`text sk-${'a'.repeat(20)} more`)).toBe(-1)
+    expect(redactor.openSecretAt('card 1234-5678')).toBe(5)
+    expect(redactor.openSecretAt('Bearer abcdefghijklmnop==')).toBe(0)
+  })
+})
+
+describe('Redactor: schemas and opaque payloads', () => {
+  it('keeps the field names of a schema, masks its texts and the example values of a secret field', () => {
+    const redactor = new Redactor({ values: [/tok-\d+/g] })
+    const schema = {
+      type: 'object',
+      description: 'Logs in with tok-123',
+      properties: {
+        password: { type: 'string', default: 'pw', enum: ['a', 'b'], minLength: 8 },
+        nested: { type: 'object', properties: { token: { const: 'x' }, name: { default: 'ann' } } },
+      },
+      required: ['password'],
+      $defs: { apiKey: { type: 'string', examples: ['k'] } },
+    }
+    expect(redactor.schema(schema)).toEqual({
+      type: 'object',
+      description: `Logs in with ${REDACTED}`,
+      properties: {
+        password: { type: 'string', default: REDACTED, enum: REDACTED, minLength: 8 },
+        nested: { type: 'object', properties: { token: { const: REDACTED }, name: { default: 'ann' } } },
+      },
+      required: ['password'],
+      $defs: { apiKey: { type: 'string', examples: REDACTED } },
+    })
+  })
+
+  it('keeps the opaque payloads of message metadata as they are, and masks them in other data', () => {
+    const redactor = new Redactor({ values: [/A{8}/g] })
+    const metadata = {
+      items: [{ type: 'reasoning', encrypted_content: 'gAAAAAAAAAA==', summary: [{ text: 'AAAAAAAA' }] }],
+      blocks: [
+        { type: 'thinking', thinking: 'AAAAAAAA', signature: 'sigAAAAAAAA' },
+        { type: 'redacted_thinking', data: 'AAAAAAAAAA' },
+      ],
+      part: { thoughtSignature: 'AAAAAAAAA' },
+    }
+    expect(redactor.data(metadata, true)).toEqual({
+      items: [{ type: 'reasoning', encrypted_content: 'gAAAAAAAAAA==', summary: [{ text: REDACTED }] }],
+      blocks: [
+        { type: 'thinking', thinking: REDACTED, signature: 'sigAAAAAAAA' },
+        { type: 'redacted_thinking', data: 'AAAAAAAAAA' },
+      ],
+      part: { thoughtSignature: 'AAAAAAAAA' },
+    })
+    expect(JSON.stringify(redactor.data(metadata))).not.toContain('AAAAAAAA')
+  })
+
+  it('masks keys as text too', () => {
+    expect(new Redactor({ values: [/sec-\d+/g] }).data({ 'sec-42': 1 })).toEqual({ [REDACTED]: 1 })
+  })
+})
