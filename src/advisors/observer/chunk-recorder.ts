@@ -5,8 +5,8 @@ import type { RunRecorder } from './run-recorder'
 import { StreamedTail } from './streamed-tail'
 
 /**
- * The `model-chunk` events of a run's streamed responses: each chunk's text masked (also a secret
- * split across chunks), fast streams joined.
+ * The `model-chunk` events of a run's streamed responses: each chunk's text and reasoning masked
+ * (also a secret split across chunks), fast streams joined.
  */
 export class ChunkRecorder {
   /**
@@ -17,12 +17,14 @@ export class ChunkRecorder {
   readonly #streamedTail: StreamedTail
   /** Holds back the end of a chunk that may be the start of a registered secret. */
   #scrubber = new SecretStreamScrubber()
+  /** The reasoning deltas' own scrubber and tail, made with the first one: most responses have none. */
+  #reasoning: { scrubber: SecretStreamScrubber; tail: StreamedTail } | undefined
   #lastIndex = -1
   readonly #joiner: ChunkJoiner
 
   constructor(
     private readonly run: RunRecorder,
-    redactor: Redactor,
+    private readonly redactor: Redactor,
   ) {
     this.#streamedTail = new StreamedTail(redactor)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#streamedTail)
@@ -44,6 +46,7 @@ export class ChunkRecorder {
       this.#joiner.flush()
       this.#streamedTail.reset()
       this.#scrubber = new SecretStreamScrubber()
+      this.#reasoning = undefined
     }
     this.#lastIndex = index
     const shown = this.#scrubber.push(generation?.output.text ?? '')
@@ -60,23 +63,40 @@ export class ChunkRecorder {
     // Text after a finish reason could complete what was held back: the tail checks it whole.
     if (heldBack) this.#streamedTail.checkWhole()
     const body: ChunkBody = { type: 'model-chunk', index, text }
-    if (reasoning) body.reasoning = this.run.redact(reasoning)
+    const thought = reasoning || this.#reasoning ? this.#reasoningShown(reasoning ?? '', !!finishReason) : ''
+    if (thought) body.reasoning = thought
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.run.tracedToolCall(call))
-    if (finishReason) body.finishReason = finishReason
+    if (finishReason) body.finishReason = this.redactor.text(finishReason)
     if (usage) body.usage = usage
     this.run.emit(round, body)
   }
 
-  /** A stream that ended without a finish reason may still hold the end of its text back. */
+  /** A reasoning delta as the trace shows it: held back and masked as text is, in a stream of its own. */
+  #reasoningShown(delta: string, ended: boolean): string {
+    const { scrubber, tail } = (this.#reasoning ??= {
+      scrubber: new SecretStreamScrubber(),
+      tail: new StreamedTail(this.redactor),
+    })
+    const heldBack = ended ? scrubber.flush() : ''
+    const shown = tail.mask(scrubber.push(delta) + heldBack)
+    // Reasoning after a finish reason could complete what was held back: the tail checks it whole.
+    if (heldBack) tail.checkWhole()
+    return shown
+  }
+
+  /** A stream that ended without a finish reason may still hold the end of its text or reasoning back. */
   endOfResponse(round: number): void {
     const heldBack = this.#lastIndex >= 0 ? this.#scrubber.flush() : ''
-    if (heldBack) {
+    const thought = this.#lastIndex >= 0 && this.#reasoning ? this.#reasoningShown('', true) : ''
+    if (heldBack || thought) {
       this.#joiner.flush()
-      this.run.emit(round, {
+      const body: ChunkBody = {
         type: 'model-chunk',
         index: this.#lastIndex + 1,
         text: this.#streamedTail.mask(heldBack),
-      })
+      }
+      if (thought) body.reasoning = thought
+      this.run.emit(round, body)
     }
     this.#lastIndex = -1
   }

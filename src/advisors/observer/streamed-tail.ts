@@ -4,14 +4,18 @@ import { REDACTED, type Redactor } from '../../trace'
 const TAIL = 64
 /** The longest built-in secret marker (`Bearer`) less one: how far back a marker may begin. */
 const MARKER_REACH = 5
-/** The recent text is cut back to the tail once it grows past this. */
+/** The first characters of a secret that runs on across chunks kept to follow it (longer than any key's start). */
+const OPEN_KEPT = 256
+/** The recent text is cut back to its last OPEN_KEPT characters once it grows past this. */
 const KEPT = 1024
 
 /**
  * The text streamed so far in one response, to mask a chunk in which a secret ends, even one that
- * began in earlier chunks: the chunk is checked together with the 64 characters before it. The
- * built-in patterns all contain a marker (`sk-`, `Bearer`…), so while no marker is in reach a
- * chunk is checked on its own few characters, and the tail is not rebuilt per chunk.
+ * began in earlier chunks: the chunk is checked together with the 64 characters before it, or with
+ * all of a secret that ran to the end of the text before it, however long (a 164-character key in
+ * 4-character chunks is masked to its end). The built-in patterns all contain a marker (`sk-`,
+ * `Bearer`…), so while no marker is in reach a chunk is checked on its own few characters, and the
+ * tail is not rebuilt per chunk.
  */
 export class StreamedTail {
   /** The latest text of the response (at least the tail), cut back now and then. */
@@ -21,6 +25,10 @@ export class StreamedTail {
   #edge = ''
   /** Characters streamed when a marker last ended in a chunk. */
   #markerAt = Number.NEGATIVE_INFINITY
+  /** Characters streamed before a secret that runs to the end of the text so far began; -1 when none does. */
+  #openAt = -1
+  /** That secret's first characters (at most OPEN_KEPT): the pattern still matches them and what goes on from them. */
+  #openHead = ''
 
   readonly #ownPatterns: boolean
 
@@ -33,6 +41,7 @@ export class StreamedTail {
     this.#streamed = 0
     this.#edge = ''
     this.#markerAt = Number.NEGATIVE_INFINITY
+    this.#openAt = -1
   }
 
   /**
@@ -55,10 +64,23 @@ export class StreamedTail {
         ? this.redactor.hasSecretMarker(edge + text)
         : this.redactor.hasSecretMarker(text) || this.redactor.hasSecretMarker(edge + text.slice(0, MARKER_REACH))
     if (markerEnds) this.#markerAt = this.#streamed
-    // No marker in the chunk, none in the tail before it, no pattern of the app's own: nothing to mask.
-    if (!markerEnds && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
-    const seen = before.slice(-TAIL) + text
-    return this.redactor.text(seen) === seen ? text : REDACTED
+    const openAt = this.#openAt
+    // No marker in the chunk, none in the tail before it, no secret running on, no pattern of the app's own: nothing to mask.
+    if (!markerEnds && openAt < 0 && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
+    const reach = openAt < 0 ? TAIL : Math.max(TAIL, streamedBefore - openAt)
+    // A secret longer than the text kept goes on from its first characters: what lies between is all secret.
+    const head = reach > OPEN_KEPT ? this.#openHead : before.slice(-reach)
+    const seen = head + text
+    this.#openAt = -1
+    if (this.redactor.text(seen) === seen) return text
+    const open = this.redactor.openSecretAt(seen)
+    // The secret the head begins goes on; or one that began in what was seen runs to its end.
+    if (open === 0 && reach > OPEN_KEPT) this.#openAt = openAt
+    else if (open >= 0) {
+      this.#openAt = streamedBefore - head.length + open
+      this.#openHead = seen.slice(open, open + OPEN_KEPT)
+    }
+    return REDACTED
   }
 
   /**
@@ -70,6 +92,7 @@ export class StreamedTail {
     const joined = texts.join('')
     if (
       this.#ownPatterns ||
+      this.#openAt >= 0 ||
       this.#streamed - this.#markerAt < TAIL ||
       this.redactor.hasSecretMarker(this.#edge + joined)
     ) {
@@ -83,7 +106,7 @@ export class StreamedTail {
 
   #streamedAlso(text: string): void {
     const before = this.#recent
-    this.#recent = before.length > KEPT ? before.slice(-TAIL) + text : before + text
+    this.#recent = before.length > KEPT ? before.slice(-OPEN_KEPT) + text : before + text
     this.#streamed += text.length
     // The recent text is a rope of chunks: reading its end would join it, so its last characters are kept apart.
     this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (this.#edge + text).slice(-MARKER_REACH)
