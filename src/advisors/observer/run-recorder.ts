@@ -10,7 +10,7 @@ import {
   type ChatResponse,
   type Usage,
   type ToolSource,
-  scrubSecretsDeep,
+  type ToolDefinition,
   now,
 } from '../../core'
 import {
@@ -141,10 +141,10 @@ export class RunRecorder {
     event.toolCalls = toolCalls
     event.durationMs = timing.durationMs
     if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redact)
-    if (finishReason) event.finishReason = finishReason
+    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redactor)
+    if (finishReason) event.finishReason = this.redactor.text(finishReason)
     if (usage) event.usage = usage
-    if (typeof metadata?.model === 'string') event.model = metadata.model
+    if (typeof metadata?.model === 'string') event.model = this.redactor.text(metadata.model)
     if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
     if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
@@ -182,14 +182,19 @@ export class RunRecorder {
         phase,
         toolCall: this.tracedToolCall(toolCall),
         ...(decision ? { decision } : {}),
-        ...(detail !== undefined ? { detail: this.redactor.text(detail) } : {}),
+        // An edit's detail is the edited arguments: masked as the call's own are.
+        ...(detail !== undefined
+          ? { detail: decision === 'edit' ? this.redactor.arguments(detail) : this.redactor.text(detail) }
+          : {}),
       },
       advisor,
     )
   }
 
-  /** Text as a trace may show it (a function of its own, handed to the parts tracer). */
-  readonly redact = (text: string): string => this.redactor.text(text)
+  /** Text as a trace may show it. */
+  redact(text: string): string {
+    return this.redactor.text(text)
+  }
 
   redactData(data: Record<string, unknown>): Record<string, unknown> {
     return this.redactor.data(data) as Record<string, unknown>
@@ -282,7 +287,7 @@ export class RunRecorder {
       rounds: this.rounds,
     }
     if (this.usage) body.usage = this.usage
-    if (this.finishReason) body.finishReason = this.finishReason
+    if (this.finishReason) body.finishReason = this.redactor.text(this.finishReason)
     if (error) body.error = this.error(error)
     this.emit(0, body, this.advisor, ended)
   }
@@ -306,8 +311,8 @@ export class RunRecorder {
         traced = {
           role: 'tool',
           responses: message.responses.map((response) => ({
-            id: response.id,
-            name: response.name,
+            id: this.redactor.text(response.id),
+            name: this.redactor.text(response.name),
             responseData: this.redactor.text(response.responseData),
           })),
         }
@@ -319,7 +324,7 @@ export class RunRecorder {
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
         }
         if (message.reasoning) assistant.reasoning = this.redactor.text(message.reasoning)
-        if (message.parts) assistant.parts = tracedParts(message.parts, this.redact)
+        if (message.parts) assistant.parts = tracedParts(message.parts, this.redactor)
         traced = assistant
         break
       }
@@ -327,18 +332,18 @@ export class RunRecorder {
         traced = {
           role: 'user',
           text: this.redactor.text(message.text),
-          ...(message.parts ? { parts: tracedParts(message.parts, this.redact) } : {}),
+          ...(message.parts ? { parts: tracedParts(message.parts, this.redactor) } : {}),
         }
         break
       default:
         traced = { role: message.role, text: this.redactor.text(message.text) }
     }
-    if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
+    if (message.metadata) traced.metadata = this.redactor.data(message.metadata, true) as Record<string, unknown>
     return traced
   }
 
   /**
-   * A tool call as the trace shows it: its name and arguments masked. A round shows each call four
+   * A tool call as the trace shows it: its id, name and arguments masked. A round shows each call four
    * times (response, tool start and end, next request): the same unchanged call is traced once.
    */
   tracedToolCall(call: ToolCall): ToolCall {
@@ -352,7 +357,7 @@ export class RunRecorder {
     )
       return last!
     const traced = {
-      id: call.id,
+      id: this.redactor.text(call.id),
       name: this.redactor.text(call.name),
       arguments: this.redactor.arguments(call.arguments),
     }
@@ -372,10 +377,11 @@ export class RunRecorder {
   }
 
   #traceOptions(options: ChatOptions): TracedOptions {
-    const { tools, toolContext, providerOptions, ...rest } = options
+    const { tools, toolContext, providerOptions, responseFormat, ...rest } = options
     const traced = this.redactor.data(rest) as TracedOptions
-    // Schemas name fields like `password`: only registered secrets are scrubbed from them, not keys.
-    if (tools?.length) traced.tools = scrubSecretsDeep(tools.map((tool) => ({ ...tool.definition })))
+    // Schemas name fields like `password`: their names stay, their texts and example values are masked.
+    if (responseFormat) traced.responseFormat = this.redactor.schema(responseFormat) as TracedOptions['responseFormat']
+    if (tools?.length) traced.tools = tools.map((tool) => this.redactor.schema(tool.definition) as ToolDefinition)
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     if (providerOptions)
       traced.providerOptions = this.redactor.data(providerOptions) as TracedOptions['providerOptions']
