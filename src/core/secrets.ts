@@ -43,13 +43,13 @@ export function scrubSecrets(text: string): string {
 /**
  * Whether `holder[key]` is a provider's opaque payload, which goes back to the provider byte for
  * byte: an encrypted reasoning item (`encrypted_content`), a signature (`signature`,
- * `thoughtSignature`), the `data` of a redacted or encrypted block. Masking one would break it.
+ * `thoughtSignature`), the `data` of a redacted thinking block. Masking one would break it.
  */
 export function isOpaque(key: string, holder: Record<string, unknown>): boolean {
   return (
     typeof holder[key] === 'string' &&
     (/^encrypted_?content$|signature$/i.test(key) ||
-      (key === 'data' && /redacted|encrypted/.test(String(holder['type']))))
+      (key === 'data' && holder['type'] === 'redacted_thinking'))
   )
 }
 

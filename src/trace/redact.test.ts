@@ -117,37 +117,40 @@ describe('Redactor: built-in patterns', () => {
     expect(new Redactor().text(blob)).toBe(blob)
   })
 
-  it('tells where a secret that runs to the end of the text begins, and -1 when none does', () => {
-    const redactor = new Redactor({ values: [/\d{4}-\d{4}/g] })
+  it('tells where a key that runs to the end of the text begins, and -1 when none does', () => {
+    const redactor = new Redactor()
     expect(redactor.openSecretAt(`text sk-${'a'.repeat(20)}`)).toBe(5)
     expect(redactor.openSecretAt(`text sk-${'a'.repeat(20)} more`)).toBe(-1)
-    expect(redactor.openSecretAt('card 1234-5678')).toBe(5)
+    expect(redactor.openSecretAt(`sk-${'a'.repeat(20)} and hf_abc`)).toBe(`sk-${'a'.repeat(20)} and `.length)
     expect(redactor.openSecretAt('Bearer abcdefghijklmnop==')).toBe(0)
+    expect(redactor.openSecretAt('x-sk-abcdefghijklmnopqrstu')).toBe(-1)
   })
 })
 
 describe('Redactor: schemas and opaque payloads', () => {
-  it('keeps the field names of a schema, masks its texts and the example values of a secret field', () => {
+  it('keeps the fields of a schema (a password field is no secret), masks its texts, keys and secret-named values', () => {
     const redactor = new Redactor({ values: [/tok-\d+/g] })
     const schema = {
       type: 'object',
       description: 'Logs in with tok-123',
       properties: {
-        password: { type: 'string', default: 'pw', enum: ['a', 'b'], minLength: 8 },
-        nested: { type: 'object', properties: { token: { const: 'x' }, name: { default: 'ann' } } },
+        password: { type: 'string', minLength: 8 },
+        'tok-9': { type: 'string' },
+        nested: { type: 'object', properties: { token: { type: 'string', description: 'a tok-456' } } },
       },
       required: ['password'],
-      $defs: { apiKey: { type: 'string', examples: ['k'] } },
+      'x-api-key': 'schema-extension-secret',
     }
-    expect(redactor.schema(schema)).toEqual({
+    expect(redactor.data(schema, 'schema')).toEqual({
       type: 'object',
       description: `Logs in with ${REDACTED}`,
       properties: {
-        password: { type: 'string', default: REDACTED, enum: REDACTED, minLength: 8 },
-        nested: { type: 'object', properties: { token: { const: REDACTED }, name: { default: 'ann' } } },
+        password: { type: 'string', minLength: 8 },
+        [REDACTED]: { type: 'string' },
+        nested: { type: 'object', properties: { token: { type: 'string', description: `a ${REDACTED}` } } },
       },
       required: ['password'],
-      $defs: { apiKey: { type: 'string', examples: REDACTED } },
+      'x-api-key': REDACTED,
     })
   })
 
@@ -161,7 +164,7 @@ describe('Redactor: schemas and opaque payloads', () => {
       ],
       part: { thoughtSignature: 'AAAAAAAAA' },
     }
-    expect(redactor.data(metadata, true)).toEqual({
+    expect(redactor.data(metadata, 'metadata')).toEqual({
       items: [{ type: 'reasoning', encrypted_content: 'gAAAAAAAAAA==', summary: [{ text: REDACTED }] }],
       blocks: [
         { type: 'thinking', thinking: REDACTED, signature: 'sigAAAAAAAA' },

@@ -16,19 +16,11 @@ export interface RedactionRules {
 // `user_secret`, `refresh-token`, `set-cookie`, `DB_PASSWORD`, `auth`. `tokens` (`max_tokens`)
 // counts tokens and `key` alone (`cache_key`) names no secret; `api`, `private` or `access` before it does.
 const SECRET_WORD =
-  /^(secrets?|token|passwords?|passwd|passphrase|credentials?|authorization|auth|cookies?|bearer|apikey)$/
-// Most keys hold none of these letters and skip splitting into words.
-const MAY_NAME_SECRET = /secret|token|pass|credential|auth|cookie|bearer|key/i
+  /(^|[^a-z])(token|(secret|passw(or)?d|passphrase|credential|auth(orization)?|cookie|bearer|(api|private|access)[^a-z]?key)s?)([^a-z]|$)/
 
-function namesSecret(key: string): boolean {
-  if (!MAY_NAME_SECRET.test(key)) return false
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-  return words.some(
-    (word, at) => SECRET_WORD.test(word) || (word === 'key' && /^(api|private|access)$/.test(words[at - 1] ?? '')),
-  )
+/** `text` lowercased with its camelCase words apart (`clientSecret`: `client secret`), for SECRET_WORD. */
+function words(text: string): string {
+  return text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
 }
 
 // The shapes of common provider keys: OpenAI/Anthropic/OpenRouter (sk-…), Groq, Google, Hugging Face,
@@ -41,20 +33,14 @@ const SECRET_VALUES = [
   /(?<![\w-])hf_[A-Za-z0-9]{20,}/g,
   /(?<![\w-])Bearer\s+[A-Za-z0-9._~+/-]{12,}=*/g,
 ]
-const SECRET_MARKERS = ['sk-', 'gsk_', 'AIza', 'hf_', 'Bearer']
 // One scan for all markers: it runs on every traced string and streamed chunk.
-const ANY_MARKER = new RegExp(SECRET_MARKERS.join('|'))
-// A JSON key that may name a secret, as it appears in tool arguments (`"password":`), or an escaped one.
-const SECRET_JSON_KEY = new RegExp(`"[^"]*(${MAY_NAME_SECRET.source})[^"]*"\\s*:|\\\\u`, 'i')
+const ANY_MARKER = /sk-|gsk_|AIza|hf_|Bearer/
+// A marker and key characters that run to the end of a text: a key a stream may carry on.
+const OPEN_SECRET = /(?<![\w-])(sk-|gsk_|AIza|hf_|Bearer)\s*[\w.~+/=-]*$/
 
 // The shortest text a built-in pattern matches (`sk-` and 16 more, `Bearer ` and 12 more): tool
 // arguments and results are often shorter, and skip the scan.
 const SHORTEST_SECRET = 19
-
-// The parts of a JSON Schema whose keys name fields (or subschemas), not secrets.
-const NAMED_SCHEMAS = /^(properties|patternProperties|\$defs|definitions|dependentSchemas)$/
-// The keywords of a schema that hold example values of its field.
-const EXAMPLE_VALUES = /^(default|const|enum|examples?)$/
 
 const MAX_DEPTH = 20
 
@@ -65,8 +51,8 @@ export class Redactor {
   readonly #keep: ReadonlySet<string>
 
   constructor(rules: RedactionRules = {}) {
-    this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : statelessCopy(key)))
-    this.#values = (rules.values ?? []).map(globalCopy)
+    this.#keys = (rules.keys ?? []).map((key) => (typeof key === 'string' ? key.toLowerCase() : copyOf(key, '')))
+    this.#values = (rules.values ?? []).map((value) => copyOf(value, 'g'))
     this.#keep = new Set((rules.keep ?? []).map((key) => key.toLowerCase()))
   }
 
@@ -100,7 +86,8 @@ export class Redactor {
 
   // Parsing every call's arguments would cost each round; most hold no key worth masking.
   #mayHoldSecretKey(json: string): boolean {
-    if (SECRET_JSON_KEY.test(json)) return true
+    // A key that names a secret is among the words of the text, unless it is spelled with escapes.
+    if (json.includes('\\u') || SECRET_WORD.test(words(json))) return true
     if (this.#keys.length === 0) return false
     const lower = json.toLowerCase()
     return this.#keys.some((rule) => typeof rule !== 'string' || lower.includes(`"${rule}"`))
@@ -109,74 +96,43 @@ export class Redactor {
   /** Whether a key names a secret, so its value is masked: by a word of its name (see SECRET_WORD), or by the app's rules. */
   isSecretKey(key: string): boolean {
     const lower = key.toLowerCase()
-    if (namesSecret(key) && !this.#keep.has(lower)) return true
+    if (SECRET_WORD.test(words(key)) && !this.#keep.has(lower)) return true
     return this.#keys.some((rule) => (typeof rule === 'string' ? rule === lower : rule.test(key)))
   }
 
   /**
    * A plain-data copy with secrets masked (keys as text too); functions and other non-data values
-   * are dropped. `opaque`: message metadata, whose opaque provider payloads are kept as they came.
+   * are dropped. `as`: `metadata` (a message's), whose opaque provider payloads are kept as they
+   * came; `schema`, a JSON Schema (a tool's input, a response format), where a key that names a
+   * secret masks its value unless that is a schema (a `password` field is no secret).
    */
-  data(value: unknown, opaque = false): unknown {
-    return this.#copy(value, opaque ? Walk.Metadata : Walk.Data, 0)
-  }
-
-  /**
-   * A JSON Schema (a tool's input, a response format) as a trace shows it: text masked, field names
-   * kept (a `password` field is no secret), the example values (`default`, `enum`…) of a field whose
-   * name names a secret masked, and the value of any other key that names one.
-   */
-  schema(value: unknown): unknown {
-    return this.#copy(value, Walk.Schema, 0)
-  }
-
-  #copy(value: unknown, walk: Walk, depth: number): unknown {
+  data(value: unknown, as?: 'metadata' | 'schema', depth = 0): unknown {
     if (typeof value === 'string') return this.text(value)
     if (value === null || typeof value === 'number' || typeof value === 'boolean') return value
     if (typeof value !== 'object' || depth > MAX_DEPTH) return undefined
-    if (Array.isArray(value))
-      return value.map((item) => this.#copy(item, walk === Walk.Fields ? Walk.Schema : walk, depth + 1) ?? null)
+    if (Array.isArray(value)) return value.map((item) => this.data(item, as, depth + 1) ?? null)
     const copy: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value) as Array<[string, unknown]>) {
       const data =
         key === '__proto__'
           ? undefined
-          : walk === Walk.Metadata && isOpaque(key, value as Record<string, unknown>)
+          : as === 'metadata' && isOpaque(key, value as Record<string, unknown>)
             ? item
-            : walk === Walk.Fields
-              ? this.#copy(item, this.isSecretKey(key) ? Walk.SecretField : Walk.Schema, depth + 1)
-              : walk >= Walk.Schema && NAMED_SCHEMAS.test(key)
-                ? this.#copy(item, Walk.Fields, depth + 1)
-                : this.isSecretKey(key) || (walk === Walk.SecretField && EXAMPLE_VALUES.test(key))
-                  ? REDACTED
-                  : this.#copy(item, walk, depth + 1)
+            : this.isSecretKey(key) && !(as === 'schema' && item && typeof item === 'object')
+              ? REDACTED
+              : this.data(item, as, depth + 1)
       if (data !== undefined) copy[this.text(key)] = data
     }
     return copy
   }
 
   /**
-   * Where the earliest match of a secret pattern that runs to the end of `text` begins, or -1: a
-   * stream's next chunk may carry it on.
+   * Where a key of a built-in pattern that runs to the end of `text` begins, or -1: a stream's next
+   * chunk may carry it on. (The app's own patterns are looked for within the 64 characters before a chunk.)
    */
   openSecretAt(text: string): number {
-    let open = text.length
-    for (const pattern of ANY_MARKER.test(text) ? [...SECRET_VALUES, ...this.#values] : this.#values)
-      for (const match of text.matchAll(pattern))
-        if (match[0] && match.index + match[0].length === text.length) open = Math.min(open, match.index)
-    return open < text.length ? open : -1
+    return text.search(OPEN_SECRET)
   }
-}
-
-/** What `Redactor.#copy` walks through: data, message metadata, or a JSON Schema and its parts. */
-const enum Walk {
-  Data,
-  Metadata,
-  /** A map of subschemas by the name of the field each describes (`properties`). */
-  Fields,
-  Schema,
-  /** The schema of a field whose name names a secret: its example values are masked. */
-  SecretField,
 }
 
 function maskAll(text: string, patterns: readonly RegExp[]): string {
@@ -188,12 +144,8 @@ function maskAll(text: string, patterns: readonly RegExp[]): string {
   return masked
 }
 
-// A sticky flag would only match at lastIndex, so value patterns drop it and always replace globally.
-function globalCopy(pattern: RegExp): RegExp {
-  return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'g')
-}
-
-// `test` on a global or sticky pattern remembers lastIndex and skips the next match: key patterns drop both flags.
-function statelessCopy(pattern: RegExp): RegExp {
-  return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''))
+// A sticky flag would only match at lastIndex, and `test` on a global pattern remembers lastIndex and
+// skips the next match: value patterns are made global (they always replace globally), key patterns neither.
+function copyOf(pattern: RegExp, flags: string): RegExp {
+  return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + flags)
 }

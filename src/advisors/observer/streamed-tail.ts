@@ -1,3 +1,4 @@
+import { SecretStreamScrubber } from '../../core'
 import { REDACTED, type Redactor } from '../../trace'
 
 /** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
@@ -6,18 +7,22 @@ const TAIL = 64
 const MARKER_REACH = 5
 /** The first characters of a secret that runs on across chunks kept to follow it (longer than any key's start). */
 const OPEN_KEPT = 256
-/** The recent text is cut back to its last OPEN_KEPT characters once it grows past this. */
+/** The recent text is cut back to the tail once it grows past this. */
 const KEPT = 1024
 
 /**
- * The text streamed so far in one response, to mask a chunk in which a secret ends, even one that
- * began in earlier chunks: the chunk is checked together with the 64 characters before it, or with
- * all of a secret that ran to the end of the text before it, however long (a 164-character key in
- * 4-character chunks is masked to its end). The built-in patterns all contain a marker (`sk-`,
- * `Bearer`…), so while no marker is in reach a chunk is checked on its own few characters, and the
- * tail is not rebuilt per chunk.
+ * One stream of text of a response (its text, or its reasoning) as the trace may show it. A
+ * registered secret is held back until it is whole and scrubbed (`scrub`). A chunk in which a
+ * pattern's secret ends is masked (`mask`), even one that began in earlier chunks: the chunk is
+ * checked together with the 64 characters before it, or, when a secret ran to the end of the text
+ * before it, with that secret's first characters, which the pattern still matches with whatever
+ * carries it on (a 164-character key in 4-character chunks is masked to its end). The built-in
+ * patterns all contain a marker (`sk-`, `Bearer`…), so while no marker is in reach a chunk is
+ * checked on its own few characters, and the tail is not rebuilt per chunk.
  */
 export class StreamedTail {
+  /** Holds back the end of a chunk that may be the start of a registered secret. */
+  readonly #scrubber = new SecretStreamScrubber()
   /** The latest text of the response (at least the tail), cut back now and then. */
   #recent = ''
   #streamed = 0
@@ -25,62 +30,52 @@ export class StreamedTail {
   #edge = ''
   /** Characters streamed when a marker last ended in a chunk. */
   #markerAt = Number.NEGATIVE_INFINITY
-  /** Characters streamed before a secret that runs to the end of the text so far began; -1 when none does. */
-  #openAt = -1
-  /** That secret's first characters (at most OPEN_KEPT): the pattern still matches them and what goes on from them. */
-  #openHead = ''
+  /** The first characters (at most OPEN_KEPT) of a key that runs to the end of the text so far; '' when none does. */
+  #open = ''
 
-  readonly #ownPatterns: boolean
-
-  constructor(private readonly redactor: Redactor) {
-    this.#ownPatterns = redactor.hasOwnPatterns
-  }
+  constructor(private readonly redactor: Redactor) {}
 
   reset(): void {
+    this.#scrubber.flush()
     this.#recent = ''
     this.#streamed = 0
     this.#edge = ''
     this.#markerAt = Number.NEGATIVE_INFINITY
-    this.#openAt = -1
+    this.#open = ''
   }
 
   /**
-   * The text so far may end in the start of a secret that no marker announces (a registered secret
-   * the scrubber let go early): the chunks that follow are checked whole, as far as the tail reaches.
+   * A chunk with its registered secrets scrubbed and the end that may begin one held back: what
+   * `mask` shows next. The tail reads only this, in which no registered secret is left whole or
+   * split, so only the redactor's patterns can be found in it.
    */
-  checkWhole(): void {
-    this.#markerAt = this.#streamed
+  scrub(piece: string): string {
+    return this.#scrubber.push(piece)
   }
 
-  /** The chunk's text, or REDACTED when a secret ends in it. */
-  mask(text: string): string {
+  /**
+   * A scrubbed chunk's text, or REDACTED when a secret ends in it. `ended`: the stream ended (a
+   * finish reason), and what the scrubber held back comes with this chunk.
+   */
+  mask(scrubbed: string, ended?: boolean): string {
+    const heldBack = ended ? this.#scrubber.flush() : ''
+    const text = scrubbed + heldBack
     if (text === '') return text
     const before = this.#recent
     const streamedBefore = this.#streamed
     const edge = this.#edge
     this.#streamedAlso(text)
-    const markerEnds =
-      text.length <= MARKER_REACH * 4
-        ? this.redactor.hasSecretMarker(edge + text)
-        : this.redactor.hasSecretMarker(text) || this.redactor.hasSecretMarker(edge + text.slice(0, MARKER_REACH))
-    if (markerEnds) this.#markerAt = this.#streamed
-    const openAt = this.#openAt
-    // No marker in the chunk, none in the tail before it, no secret running on, no pattern of the app's own: nothing to mask.
-    if (!markerEnds && openAt < 0 && streamedBefore - this.#markerAt >= TAIL && !this.#ownPatterns) return text
-    const reach = openAt < 0 ? TAIL : Math.max(TAIL, streamedBefore - openAt)
-    // A secret longer than the text kept goes on from its first characters: what lies between is all secret.
-    const head = reach > OPEN_KEPT ? this.#openHead : before.slice(-reach)
-    const seen = head + text
-    this.#openAt = -1
-    if (this.redactor.text(seen) === seen) return text
+    const markerEnds = this.redactor.hasSecretMarker(edge + text)
+    // What was held back may be the start of a secret that no marker announces, and a stream that
+    // goes on after a finish reason could complete it: the chunks that follow are checked whole.
+    if (markerEnds || heldBack) this.#markerAt = this.#streamed
+    // No marker in the chunk, none in the tail before it, no key running on, no pattern of the app's own: nothing to mask.
+    if (!markerEnds && !this.#open && streamedBefore - this.#markerAt >= TAIL && !this.redactor.hasOwnPatterns) return text
+    // A key that ran to the end of the text before is looked at from its start, however long ago that was.
+    const seen = (this.#open || before.slice(-TAIL)) + text
     const open = this.redactor.openSecretAt(seen)
-    // The secret the head begins goes on; or one that began in what was seen runs to its end.
-    if (open === 0 && reach > OPEN_KEPT) this.#openAt = openAt
-    else if (open >= 0) {
-      this.#openAt = streamedBefore - head.length + open
-      this.#openHead = seen.slice(open, open + OPEN_KEPT)
-    }
-    return REDACTED
+    this.#open = open < 0 ? '' : seen.slice(open, open + OPEN_KEPT)
+    return this.redactor.text(seen) === seen ? text : REDACTED
   }
 
   /**
@@ -91,8 +86,8 @@ export class StreamedTail {
   maskJoined(texts: readonly string[]): string {
     const joined = texts.join('')
     if (
-      this.#ownPatterns ||
-      this.#openAt >= 0 ||
+      this.redactor.hasOwnPatterns ||
+      this.#open ||
       this.#streamed - this.#markerAt < TAIL ||
       this.redactor.hasSecretMarker(this.#edge + joined)
     ) {
@@ -106,9 +101,9 @@ export class StreamedTail {
 
   #streamedAlso(text: string): void {
     const before = this.#recent
-    this.#recent = before.length > KEPT ? before.slice(-OPEN_KEPT) + text : before + text
+    this.#recent = before.length > KEPT ? before.slice(-TAIL) + text : before + text
     this.#streamed += text.length
     // The recent text is a rope of chunks: reading its end would join it, so its last characters are kept apart.
-    this.#edge = text.length >= MARKER_REACH ? text.slice(-MARKER_REACH) : (this.#edge + text).slice(-MARKER_REACH)
+    this.#edge = (this.#edge + text).slice(-MARKER_REACH)
   }
 }

@@ -28,7 +28,6 @@ export function tracedParts<P extends UserPart | AssistantPart>(parts: readonly 
       case 'tool-call':
         return {
           ...part,
-          id: redactor.text(part.id),
           name: redactor.text(part.name),
           arguments: redactor.arguments(part.arguments),
         }
@@ -41,13 +40,13 @@ export function tracedParts<P extends UserPart | AssistantPart>(parts: readonly 
 }
 
 function described(part: AttachmentPart): { mediaType?: string; name?: string; size?: number } {
+  const described: { mediaType?: string; name?: string; size?: number } = {}
   const mediaType = mediaTypeOf(part)
   const size = byteSizeOf(part)
-  return {
-    ...(mediaType ? { mediaType } : {}),
-    ...(part.name ? { name: part.name } : {}),
-    ...(size !== undefined ? { size } : {}),
-  }
+  if (mediaType) described.mediaType = mediaType
+  if (part.name) described.name = part.name
+  if (size !== undefined) described.size = size
+  return described
 }
 
 /** An https URL masked, a Blob's link, an image's small data URL; '' for bytes the trace leaves out. */
