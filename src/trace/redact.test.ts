@@ -112,6 +112,19 @@ describe('Redactor: built-in patterns', () => {
     expect(new Redactor().text(`key ${key} end`)).toBe(`key ${REDACTED} end`)
   })
 
+  it('masks every kind of key whole, a bearer token with any of its characters (_ ~ + / . =) included', () => {
+    const redactor = new Redactor()
+    for (const key of [
+      `sk-ant-api03-${'a_B-'.repeat(30)}`,
+      `gsk_${'A1'.repeat(26)}`,
+      `AIza${'b_C-'.repeat(9)}`,
+      `hf_${'x9'.repeat(17)}`,
+      'Bearer abc_def~ghi+jkl/mno.pqr==',
+      `Bearer sk-${'z'.repeat(20)}`,
+    ])
+      expect(redactor.text(`(${key}) and more`)).toBe(`(${REDACTED}) and more`)
+  })
+
   it('leaves a base64url blob that happens to hold a marker and 16 more characters', () => {
     const blob = 'gAAAAABo0aK1-sk-AAAAAAAAAAAAAAAAAAAA_gsk_BBBBBBBBBBBBBBBBBBBBBB-hf_CCCCCCCCCCCCCCCCCCCCCC=='
     expect(new Redactor().text(blob)).toBe(blob)
@@ -128,28 +141,39 @@ describe('Redactor: built-in patterns', () => {
 })
 
 describe('Redactor: schemas and opaque payloads', () => {
-  it('keeps the fields of a schema (a password field is no secret), masks its texts, keys and secret-named values', () => {
+  it('keeps the fields of a schema (a password field is no secret), masks its texts, keys, secret-named values and the example values of a secret field', () => {
     const redactor = new Redactor({ values: [/tok-\d+/g] })
     const schema = {
       type: 'object',
       description: 'Logs in with tok-123',
       properties: {
-        password: { type: 'string', minLength: 8 },
+        password: { type: 'string', minLength: 8, default: 'pw', enum: ['a', 'b'] },
         'tok-9': { type: 'string' },
-        nested: { type: 'object', properties: { token: { type: 'string', description: 'a tok-456' } } },
+        nested: {
+          type: 'object',
+          properties: { token: { type: 'string', description: 'a tok-456', const: 'x' }, name: { default: 'ann' } },
+        },
       },
       required: ['password'],
+      $defs: { apiKey: { type: 'string', examples: ['k'] } },
       'x-api-key': 'schema-extension-secret',
     }
     expect(redactor.data(schema, 'schema')).toEqual({
       type: 'object',
       description: `Logs in with ${REDACTED}`,
       properties: {
-        password: { type: 'string', minLength: 8 },
+        password: { type: 'string', minLength: 8, default: REDACTED, enum: REDACTED },
         [REDACTED]: { type: 'string' },
-        nested: { type: 'object', properties: { token: { type: 'string', description: `a ${REDACTED}` } } },
+        nested: {
+          type: 'object',
+          properties: {
+            token: { type: 'string', description: `a ${REDACTED}`, const: REDACTED },
+            name: { default: 'ann' },
+          },
+        },
       },
       required: ['password'],
+      $defs: { apiKey: { type: 'string', examples: REDACTED } },
       'x-api-key': REDACTED,
     })
   })

@@ -25,14 +25,9 @@ function words(text: string): string {
 
 // The shapes of common provider keys: OpenAI/Anthropic/OpenRouter (sk-…), Groq, Google, Hugging Face,
 // bearer tokens, each as long as it goes. Never inside a longer word or a base64url blob (`…-sk-…`).
-// Each contains one of SECRET_MARKERS: text without one skips them.
-const SECRET_VALUES = [
-  /(?<![\w-])sk-[A-Za-z0-9_-]{16,}/g,
-  /(?<![\w-])gsk_[A-Za-z0-9]{20,}/g,
-  /(?<![\w-])AIza[0-9A-Za-z_-]{30,}/g,
-  /(?<![\w-])hf_[A-Za-z0-9]{20,}/g,
-  /(?<![\w-])Bearer\s+[A-Za-z0-9._~+/-]{12,}=*/g,
-]
+// Each begins with a marker of ANY_MARKER: text without one skips the pattern.
+const SECRET_VALUE =
+  /(?<![\w-])(sk-[\w-]{16,}|gsk_[A-Za-z0-9]{20,}|AIza[\w-]{30,}|hf_[A-Za-z0-9]{20,}|Bearer\s+[\w.~+/-]{12,}=*)/g
 // One scan for all markers: it runs on every traced string and streamed chunk.
 const ANY_MARKER = /sk-|gsk_|AIza|hf_|Bearer/
 // A marker and key characters that run to the end of a text: a key a stream may carry on.
@@ -68,7 +63,7 @@ export class Redactor {
 
   text(value: string): string {
     let masked = hasSecrets() ? scrubSecrets(value) : value
-    if (masked.length >= SHORTEST_SECRET && ANY_MARKER.test(masked)) masked = maskAll(masked, SECRET_VALUES)
+    if (masked.length >= SHORTEST_SECRET && ANY_MARKER.test(masked)) masked = masked.replace(SECRET_VALUE, REDACTED)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
@@ -104,9 +99,10 @@ export class Redactor {
    * A plain-data copy with secrets masked (keys as text too); functions and other non-data values
    * are dropped. `as`: `metadata` (a message's), whose opaque provider payloads are kept as they
    * came; `schema`, a JSON Schema (a tool's input, a response format), where a key that names a
-   * secret masks its value unless that is a schema (a `password` field is no secret).
+   * secret masks its value unless that is a schema (a `password` field is no secret): that is then
+   * walked as a `secret field`, whose example values (`default`, `const`, `enum`, `examples`) are masked.
    */
-  data(value: unknown, as?: 'metadata' | 'schema', depth = 0): unknown {
+  data(value: unknown, as?: 'metadata' | 'schema' | 'secret field', depth = 0): unknown {
     if (typeof value === 'string') return this.text(value)
     if (value === null || typeof value === 'number' || typeof value === 'boolean') return value
     if (typeof value !== 'object' || depth > MAX_DEPTH) return undefined
@@ -118,9 +114,13 @@ export class Redactor {
           ? undefined
           : as === 'metadata' && isOpaque(key, value as Record<string, unknown>)
             ? item
-            : this.isSecretKey(key) && !(as === 'schema' && item && typeof item === 'object')
+            : as === 'secret field' && /^(default|const|enum|examples)$/.test(key)
               ? REDACTED
-              : this.data(item, as, depth + 1)
+              : this.isSecretKey(key)
+                ? as && as !== 'metadata' && item && typeof item === 'object'
+                  ? this.data(item, 'secret field', depth + 1)
+                  : REDACTED
+                : this.data(item, as, depth + 1)
       if (data !== undefined) copy[this.text(key)] = data
     }
     return copy
@@ -136,12 +136,9 @@ export class Redactor {
 }
 
 function maskAll(text: string, patterns: readonly RegExp[]): string {
-  let masked = text
-  for (const pattern of patterns) {
-    pattern.lastIndex = 0
-    if (pattern.test(masked)) masked = masked.replace(pattern, REDACTED)
-  }
-  return masked
+  // A global pattern's replace starts from the beginning whatever its lastIndex.
+  for (const pattern of patterns) text = text.replace(pattern, REDACTED)
+  return text
 }
 
 // A sticky flag would only match at lastIndex, and `test` on a global pattern remembers lastIndex and

@@ -138,13 +138,16 @@ describe('ObserverAdvisor keeps secrets out of every channel of the trace', () =
     })
   })
 
-  it('keeps the fields of a tool schema and masks the value of any other key that names a secret', async () => {
+  it('keeps the fields of a tool schema, masks the example values of a field that names a secret and the value of any other such key', async () => {
     const vault = defineTool({
       name: 'vault',
       description: 'Opens the vault',
       inputSchema: {
         type: 'object',
-        properties: { api_key: { type: 'string' }, city: { type: 'string', default: 'Porto' } },
+        properties: {
+          api_key: { type: 'string', default: 'k-default-123', examples: ['k-example-456'] },
+          city: { type: 'string', default: 'Porto' },
+        },
         'x-api-key': 'schema-extension-secret',
       },
       execute: () => 'open',
@@ -155,7 +158,10 @@ describe('ObserverAdvisor keeps secrets out of every channel of the trace', () =
     const request = events.find((event) => event.type === 'model-request')
     expect(request?.type === 'model-request' && request.options.tools![0]!.inputSchema).toEqual({
       type: 'object',
-      properties: { api_key: { type: 'string' }, city: { type: 'string', default: 'Porto' } },
+      properties: {
+        api_key: { type: 'string', default: '[redacted]', examples: '[redacted]' },
+        city: { type: 'string', default: 'Porto' },
+      },
       'x-api-key': '[redacted]',
     })
   })
