@@ -33,10 +33,6 @@ const ANY_MARKER = /sk-|gsk_|AIza|hf_|Bearer/
 // A marker and key characters that run to the end of a text: a key a stream may carry on.
 const OPEN_SECRET = /(?<![\w-])(sk-|gsk_|AIza|hf_|Bearer)\s*[\w.~+/=-]*$/
 
-// The shortest text a built-in pattern matches (`sk-` and 16 more, `Bearer ` and 12 more): tool
-// arguments and results are often shorter, and skip the scan.
-const SHORTEST_SECRET = 19
-
 const MAX_DEPTH = 20
 
 /** Masks secrets in trace data: values under secret keys, and secret-looking text. */
@@ -63,7 +59,7 @@ export class Redactor {
 
   text(value: string): string {
     let masked = hasSecrets() ? scrubSecrets(value) : value
-    if (masked.length >= SHORTEST_SECRET && ANY_MARKER.test(masked)) masked = masked.replace(SECRET_VALUE, REDACTED)
+    if (ANY_MARKER.test(masked)) masked = masked.replace(SECRET_VALUE, REDACTED)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
