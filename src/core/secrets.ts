@@ -48,8 +48,7 @@ export function scrubSecrets(text: string): string {
 export function isOpaque(key: string, holder: Record<string, unknown>): boolean {
   return (
     typeof holder[key] === 'string' &&
-    (/^encrypted_?content$|signature$/i.test(key) ||
-      (key === 'data' && holder['type'] === 'redacted_thinking'))
+    (/^encrypted_?content$|signature$/i.test(key) || (key === 'data' && holder['type'] === 'redacted_thinking'))
   )
 }
 

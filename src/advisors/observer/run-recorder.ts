@@ -183,14 +183,21 @@ export class RunRecorder {
   }
 
   /** What an advisor wants to say (memory loaded 12 messages), masked. */
-  note(round: number, note: { message: string; data?: Record<string, unknown>; level?: 'warning' }, advisor: string): void {
+  note(
+    round: number,
+    note: { message: string; data?: Record<string, unknown>; level?: 'warning' },
+    advisor: string,
+  ): void {
     const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
     if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
     if (note.level) body.level = note.level
     this.emit(round, body, advisor)
   }
 
-  evaluation(evaluation: { attempt: number; score: number; passed: boolean; feedback?: string }, advisor: string): void {
+  evaluation(
+    evaluation: { attempt: number; score: number; passed: boolean; feedback?: string },
+    advisor: string,
+  ): void {
     const { attempt, score, passed, feedback } = evaluation
     const body: TraceEventBody = { type: 'evaluation', attempt, score, passed }
     if (feedback !== undefined) body.feedback = this.redactor.text(feedback)
@@ -368,8 +375,10 @@ export class RunRecorder {
     // Provider options too: a key that names a secret is masked at any depth.
     const traced = this.redactor.data(rest) as TracedOptions
     // Schemas name fields like `password`: their names stay, their texts and example values are masked.
-    if (responseFormat) traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
-    if (tools?.length) traced.tools = tools.map((tool) => this.redactor.data(tool.definition, 'schema') as ToolDefinition)
+    if (responseFormat)
+      traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
+    if (tools?.length)
+      traced.tools = tools.map((tool) => this.redactor.data(tool.definition, 'schema') as ToolDefinition)
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     return traced
   }

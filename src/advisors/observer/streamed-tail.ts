@@ -70,7 +70,8 @@ export class StreamedTail {
     // goes on after a finish reason could complete it: the chunks that follow are checked whole.
     if (markerEnds || heldBack) this.#markerAt = this.#streamed
     // No marker in the chunk, none in the tail before it, no key running on, no pattern of the app's own: nothing to mask.
-    if (!markerEnds && !this.#open && streamedBefore - this.#markerAt >= TAIL && !this.redactor.hasOwnPatterns) return text
+    if (!markerEnds && !this.#open && streamedBefore - this.#markerAt >= TAIL && !this.redactor.hasOwnPatterns)
+      return text
     // A key that ran to the end of the text before is looked at from its start, however long ago that was.
     const seen = (this.#open || before.slice(-TAIL)) + text
     const open = this.redactor.openSecretAt(seen)
