@@ -65,3 +65,22 @@ describe('SecretStreamScrubber', () => {
     expect(shown.at(-1)).toBe('sk-co')
   })
 })
+
+describe('opaque provider payloads', () => {
+  it('are left as they are when data is scrubbed deep, though they hold a registered secret', () => {
+    const value = {
+      item: { type: 'reasoning', encrypted_content: `blob${KEY}`, summary: [{ text: KEY }] },
+      block: { type: 'thinking', thinking: KEY, signature: `sig${KEY}` },
+      redacted: { type: 'redacted_thinking', data: `data${KEY}` },
+    }
+    expect(scrubSecretsDeep(value)).toEqual({
+      item: { type: 'reasoning', encrypted_content: `blob${KEY}`, summary: [{ text: REDACTED }] },
+      block: { type: 'thinking', thinking: REDACTED, signature: `sig${KEY}` },
+      redacted: { type: 'redacted_thinking', data: `data${KEY}` },
+    })
+  })
+
+  it('are strings only: an object under such a key is scrubbed like any other', () => {
+    expect(scrubSecretsDeep({ signature: { value: KEY } })).toEqual({ signature: { value: REDACTED } })
+  })
+})

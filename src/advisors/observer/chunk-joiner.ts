@@ -44,10 +44,6 @@ export class ChunkJoiner {
     private readonly shown: ShownText,
   ) {}
 
-  get pending(): boolean {
-    return this.#pending !== undefined
-  }
-
   /** A chunk with text only (no tool calls, finish reason or usage), not masked yet. */
   add(round: number, index: number, text: string): void {
     const pending = this.#pending

@@ -3,6 +3,7 @@ import { registerSecret, SecretStreamScrubber, type ChatResponse } from '../../c
 import { REDACTED, Redactor, type TraceEvent } from '../../trace'
 import { RunRecorder } from './run-recorder'
 import { seeded, textWithSecrets } from '../testing/random-text'
+import { referenceMask } from '../testing/reference-mask'
 
 // Registered secrets stay registered for the rest of this file: each is used only here.
 const REGISTERED = ['reg-9d8c7b6a5f4e', 'Be-registered-key-0001']
@@ -15,17 +16,11 @@ interface Step {
 
 /**
  * What the recorder must record for each chunk, as it did before the tail learned to skip text
- * without a marker: the scrubber's output, checked together with the 64 characters before it.
+ * without a marker: the scrubber's output, masked as the reference says.
  */
 function reference(redactor: Redactor, steps: Step[]): string[] {
   let scrubber = new SecretStreamScrubber()
-  let tail = ''
-  const mask = (text: string) => {
-    if (text === '') return text
-    const seen = tail + text
-    tail = seen.slice(-64)
-    return redactor.text(seen) === seen ? text : REDACTED
-  }
+  const mask = referenceMask(redactor)
   const recorded = steps.map((step) => {
     let raw = scrubber.push(step.text)
     if (step.finishReason) raw += scrubber.flush()
@@ -60,6 +55,7 @@ function record(redactor: Redactor, steps: Step[]): string[] {
 const secrets = [
   ...REGISTERED,
   'sk-abcdefghijklmnopqrstuvwx',
+  `sk-proj-${'aB3_-'.repeat(31)}`,
   'Bearer abcdefghijklmnop',
   'hf_abcdefghijklmnopqrstuvw',
   'sk-short',
@@ -67,7 +63,7 @@ const secrets = [
 ]
 
 describe('ChunkRecorder masks streamed text', () => {
-  it('as the scrubber and the 64 characters before each chunk say, also with finish reasons mid-stream', () => {
+  it('as the scrubber and the reference mask say, also with finish reasons mid-stream', () => {
     const random = seeded(11)
     const redactors = [new Redactor(), new Redactor({ values: [/4242/] })]
     let masked = 0

@@ -1,38 +1,27 @@
-import { SecretStreamScrubber, type ChatResponse } from '../../core'
-import type { Redactor } from '../../trace'
+import type { ChatResponse } from '../../core'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
 import { StreamedTail } from './streamed-tail'
 
 /**
- * The `model-chunk` events of a run's streamed responses: each chunk's text masked (also a secret
- * split across chunks), fast streams joined.
+ * The `model-chunk` events of a run's streamed responses: each chunk's text and reasoning masked
+ * (also a secret split across chunks), fast streams joined.
  */
 export class ChunkRecorder {
-  /**
-   * The text streamed so far in this response, to catch a pattern split across chunks. It reads the
-   * scrubber's output, in which no registered secret is left whole or split (the scrubber holds a
-   * possible start back), so only the redactor's patterns can be found in it.
-   */
-  readonly #streamedTail: StreamedTail
-  /** Holds back the end of a chunk that may be the start of a registered secret. */
-  #scrubber = new SecretStreamScrubber()
+  /** The text streamed so far in this response. */
+  readonly #text: StreamedTail
+  /** The reasoning streamed so far, masked as the text is, on its own. */
+  readonly #reasoning: StreamedTail
   #lastIndex = -1
   readonly #joiner: ChunkJoiner
 
-  constructor(
-    private readonly run: RunRecorder,
-    redactor: Redactor,
-  ) {
-    this.#streamedTail = new StreamedTail(redactor)
-    this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#streamedTail)
+  constructor(private readonly run: RunRecorder) {
+    this.#text = new StreamedTail(run.redactor)
+    this.#reasoning = new StreamedTail(run.redactor)
+    this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#text)
   }
 
-  /** Joined chunks wait for the next event of the run, which records them first. */
-  get pending(): boolean {
-    return this.#joiner.pending
-  }
-
+  /** Joined chunks wait for the next event of the run, which records them first (when there are any). */
   flush(): void {
     this.#joiner.flush()
   }
@@ -41,49 +30,45 @@ export class ChunkRecorder {
     const generation = chunk.results[0]
     if (index === 0) {
       // Joined text of the response before is masked with what that response streamed.
-      this.#joiner.flush()
-      this.#streamedTail.reset()
-      this.#scrubber = new SecretStreamScrubber()
+      this.clear()
     }
     this.#lastIndex = index
-    const shown = this.#scrubber.push(generation?.output.text ?? '')
+    const text = this.#text.scrub(generation?.output.text ?? '')
     const toolCalls = generation?.output.toolCalls
     const finishReason = generation?.metadata.finishReason
     const usage = chunk.metadata.usage
     const reasoning = generation?.output.reasoning
     // The joiner masks the text when it records it; the scrubber's part is done per chunk, here.
-    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, shown)
-    // The chunks joined so far are masked before this one: the tail reads the text in the order it streamed.
-    this.#joiner.flush()
-    const heldBack = finishReason ? this.#scrubber.flush() : ''
-    const text = this.#streamedTail.mask(shown + heldBack)
-    // Text after a finish reason could complete what was held back: the tail checks it whole.
-    if (heldBack) this.#streamedTail.checkWhole()
-    const body: ChunkBody = { type: 'model-chunk', index, text }
-    if (reasoning) body.reasoning = this.run.redact(reasoning)
+    if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, text)
+    const body = this.#body(index, text, reasoning ?? '', !!finishReason)
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.run.tracedToolCall(call))
-    if (finishReason) body.finishReason = finishReason
+    if (finishReason) body.finishReason = this.run.redactor.text(finishReason)
     if (usage) body.usage = usage
     this.run.emit(round, body)
   }
 
-  /** A stream that ended without a finish reason may still hold the end of its text back. */
+  /** A stream that ended without a finish reason may still hold the end of its text or reasoning back. */
   endOfResponse(round: number): void {
-    const heldBack = this.#lastIndex >= 0 ? this.#scrubber.flush() : ''
-    if (heldBack) {
-      this.#joiner.flush()
-      this.run.emit(round, {
-        type: 'model-chunk',
-        index: this.#lastIndex + 1,
-        text: this.#streamedTail.mask(heldBack),
-      })
-    }
+    if (this.#lastIndex < 0) return
+    const body = this.#body(this.#lastIndex + 1, '', '', true)
+    if (body.text || body.reasoning) this.run.emit(round, body)
     this.#lastIndex = -1
   }
 
-  /** The run ended: nothing of its text is kept. */
+  /** A chunk's text and reasoning as the trace shows them; `ended`: with what each held back. */
+  #body(index: number, text: string, reasoning: string, ended: boolean): ChunkBody {
+    // The chunks joined so far are masked before this one: the tail reads the text in the order it streamed.
+    this.#joiner.flush()
+    const body: ChunkBody = { type: 'model-chunk', index, text: this.#text.mask(text, ended) }
+    const thought = this.#reasoning.mask(this.#reasoning.scrub(reasoning), ended)
+    if (thought) body.reasoning = thought
+    return body
+  }
+
+  /** The run (or the response) ended: nothing of its text is kept. */
   clear(): void {
     this.#joiner.flush()
-    this.#streamedTail.reset()
+    this.#text.reset()
+    this.#reasoning.reset()
   }
 }

@@ -350,7 +350,7 @@ describe('ObserverAdvisor redaction', () => {
     expect(text).not.toContain('"123"')
   })
 
-  it('records the parts of a message without their bytes: thumbnails as links, files as name and size', async () => {
+  it('records the parts of a message without their bytes: links to show (a Blob as its link in the page), name and size', async () => {
     const { collector, client } = setup(['Two cats and a report.'], { tools: false })
     const small = 'data:image/png;base64,iVBORw0KGgo='
     const large = `data:image/png;base64,${'A'.repeat(200_000)}`
@@ -379,7 +379,13 @@ describe('ObserverAdvisor redaction', () => {
         name: 'cat.jpg',
         size: 2048,
       },
-      { type: 'file', data: '', mediaType: 'application/pdf', name: 'report.pdf', size: 5000 },
+      {
+        type: 'file',
+        data: expect.stringMatching(/^blob:/) as string,
+        mediaType: 'application/pdf',
+        name: 'report.pdf',
+        size: 5000,
+      },
     ])
     // A plain JSON trace event that the protocol accepts as it is.
     expect(validateEvent(JSON.parse(JSON.stringify(request)))).toEqual(request)

@@ -155,8 +155,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
           else run.failure(round, error)
           run.roundEnd(round, status, timing.durationMs, this.name, timing.at)
         } else {
-          run.usage = response?.metadata.usage
-          run.finishReason = response?.results[0]?.metadata.finishReason ?? run.finishReason
+          run.outcome(response)
           if (status !== 'ok') run.failure(0, error)
         }
         // Inside the loop the run ends with the loop (tool-loop-end), not with one round.
@@ -204,22 +203,10 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.validation(numberIn(context[ROUND_KEY]), event, source)
       case 'approval':
         return run.approval(event, source)
-      case 'evaluation': {
-        const { attempt, score, passed, feedback } = event
-        const text = feedback === undefined ? {} : { feedback: run.redact(feedback) }
-        return run.emit(0, { type: 'evaluation', attempt, score, passed, ...text }, source)
-      }
+      case 'evaluation':
+        return run.evaluation(event, source)
       case 'note':
-        return run.emit(
-          numberIn(context[ROUND_KEY]),
-          {
-            type: 'note',
-            message: run.redact(event.message),
-            ...(event.data ? { data: run.redactData(event.data) } : {}),
-            ...(event.level ? { level: event.level } : {}),
-          },
-          source,
-        )
+        return run.note(numberIn(context[ROUND_KEY]), event, source)
     }
   }
 
@@ -253,8 +240,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   async #outside(run: RunRecorder, next: () => Promise<ChatClientResponse>): Promise<ChatClientResponse> {
     try {
       const response = await next()
-      run.usage = response.chatResponse?.metadata.usage
-      run.finishReason = response.chatResponse?.results[0]?.metadata.finishReason ?? run.finishReason
+      run.outcome(response.chatResponse)
       this.#end(run, 'ok')
       return response
     } catch (error) {

@@ -10,7 +10,7 @@ import {
   type ChatResponse,
   type Usage,
   type ToolSource,
-  scrubSecretsDeep,
+  type ToolDefinition,
   now,
 } from '../../core'
 import {
@@ -47,13 +47,13 @@ export class RunRecorder {
   constructor(
     readonly runId: string,
     private readonly sink: TraceSink,
-    private readonly redactor: Redactor,
+    readonly redactor: Redactor,
     private readonly nextSeq: () => number,
     private readonly advisor: string,
   ) {}
 
   get chunks(): ChunkRecorder {
-    return (this.#chunks ??= new ChunkRecorder(this, this.redactor))
+    return (this.#chunks ??= new ChunkRecorder(this))
   }
 
   /**
@@ -63,7 +63,7 @@ export class RunRecorder {
    */
   #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
     // Joined chunks come before whatever follows them.
-    if (this.#chunks?.pending) this.#chunks.flush()
+    this.#chunks?.flush()
     const header = { type, v: TRACE_VERSION, seq: this.nextSeq(), runId: this.runId, round, advisor, t }
     return header as TraceEventOf<T>
   }
@@ -124,6 +124,12 @@ export class RunRecorder {
     this.#send(event)
   }
 
+  /** How a run whose rounds the observer does not see (it sits outside the loop) ended: its usage and finish reason. */
+  outcome(response: ChatResponse | null): void {
+    this.usage = response?.metadata.usage
+    this.finishReason = response?.results[0]?.metadata.finishReason ?? this.finishReason
+  }
+
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
     this.#chunks?.endOfResponse(round)
     const generation = response?.results[0]
@@ -132,7 +138,6 @@ export class RunRecorder {
     const finishReason = generation?.metadata.finishReason
     this.usage = addUsage(this.usage, usage)
     this.finishReason = finishReason ?? this.finishReason
-    const extra = hasExtra(metadata, generation?.metadata) ? this.#extra(metadata, generation?.metadata) : undefined
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
     const text = this.redactor.text(generation?.output.text ?? '')
     const toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
@@ -141,27 +146,22 @@ export class RunRecorder {
     event.toolCalls = toolCalls
     event.durationMs = timing.durationMs
     if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redact)
-    if (finishReason) event.finishReason = finishReason
+    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redactor)
+    if (finishReason) event.finishReason = this.redactor.text(finishReason)
     if (usage) event.usage = usage
-    if (typeof metadata?.model === 'string') event.model = metadata.model
+    if (typeof metadata?.model === 'string') event.model = this.redactor.text(metadata.model)
     if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
     if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
       event.tokensPerSecond = usage.completionTokens / generationSeconds
     if (timing.chunks !== undefined) event.chunks = timing.chunks
-    if (extra && Object.keys(extra).length > 0) event.metadata = extra
+    // Metadata beyond what the event has fields for (provider ids, thinking, speed figures); most responses have none.
+    let extra: Record<string, unknown> | undefined
+    for (const key in metadata)
+      if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
+    for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
+    if (extra) event.metadata = this.redactor.data(extra) as Record<string, unknown>
     this.#send(event)
-  }
-
-  /** Response metadata beyond id, model, usage and finish reason, masked. */
-  #extra(
-    metadata: ChatResponse['metadata'] | undefined,
-    generation: Record<string, unknown> | undefined,
-  ): Record<string, unknown> | undefined {
-    const { id, model: _model, usage: _usage, ...rest } = metadata ?? {}
-    return this.redactor.data({ ...(id ? { id } : {}), ...rest, ...generationExtra(generation) }) as
-      Record<string, unknown> | undefined
   }
 
   approval(
@@ -175,31 +175,40 @@ export class RunRecorder {
     advisor: string,
   ): void {
     const { phase, round, toolCall, decision, detail } = approval
-    this.emit(
-      round,
-      {
-        type: 'approval',
-        phase,
-        toolCall: this.tracedToolCall(toolCall),
-        ...(decision ? { decision } : {}),
-        ...(detail !== undefined ? { detail: this.redactor.text(detail) } : {}),
-      },
-      advisor,
-    )
+    const body: TraceEventBody = { type: 'approval', phase, toolCall: this.tracedToolCall(toolCall) }
+    if (decision) body.decision = decision
+    // An edit's detail is the edited arguments: masked as the call's own are (other text stays text).
+    if (detail !== undefined) body.detail = this.redactor.arguments(detail)
+    this.emit(round, body, advisor)
   }
 
-  /** Text as a trace may show it (a function of its own, handed to the parts tracer). */
-  readonly redact = (text: string): string => this.redactor.text(text)
+  /** What an advisor wants to say (memory loaded 12 messages), masked. */
+  note(
+    round: number,
+    note: { message: string; data?: Record<string, unknown>; level?: 'warning' },
+    advisor: string,
+  ): void {
+    const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
+    if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
+    if (note.level) body.level = note.level
+    this.emit(round, body, advisor)
+  }
 
-  redactData(data: Record<string, unknown>): Record<string, unknown> {
-    return this.redactor.data(data) as Record<string, unknown>
+  evaluation(
+    evaluation: { attempt: number; score: number; passed: boolean; feedback?: string },
+    advisor: string,
+  ): void {
+    const { attempt, score, passed, feedback } = evaluation
+    const body: TraceEventBody = { type: 'evaluation', attempt, score, passed }
+    if (feedback !== undefined) body.feedback = this.redactor.text(feedback)
+    this.emit(0, body, advisor)
   }
 
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
     const toolCall = this.tracedToolCall(start.toolCall)
     const event = this.#event('tool-start', round, advisor, t ?? now())
     event.toolCall = toolCall
-    if (start.source) event.source = this.#source(start.source)
+    if (start.source) event.source = this.redactor.data(start.source) as ToolSource
     this.#send(event)
   }
 
@@ -227,13 +236,9 @@ export class RunRecorder {
     event.returnDirect = end.returnDirect
     if (end.error !== undefined) event.error = this.redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
-    if (end.source) event.source = this.#source(end.source)
+    if (end.source) event.source = this.redactor.data(end.source) as ToolSource
     if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
     this.#send(event)
-  }
-
-  #source(source: ToolSource): ToolSource {
-    return this.redactor.data(source) as ToolSource
   }
 
   validation(
@@ -249,19 +254,16 @@ export class RunRecorder {
     advisor: string,
   ): void {
     const { attempt: number, valid, errors, durationMs, output, retryWith } = attempt
-    this.emit(
-      round,
-      {
-        type: 'validation',
-        attempt: number,
-        valid,
-        errors: errors.map((error) => this.redactor.text(error)),
-        ...(durationMs !== undefined ? { durationMs } : {}),
-        ...(output !== undefined ? { output: this.redactor.text(output) } : {}),
-        ...(retryWith !== undefined ? { retryWith: this.redactor.text(retryWith) } : {}),
-      },
-      advisor,
-    )
+    const body: TraceEventBody = {
+      type: 'validation',
+      attempt: number,
+      valid,
+      errors: errors.map((error) => this.redactor.text(error)),
+    }
+    if (durationMs !== undefined) body.durationMs = durationMs
+    if (output !== undefined) body.output = this.redactor.text(output)
+    if (retryWith !== undefined) body.retryWith = this.redactor.text(retryWith)
+    this.emit(round, body, advisor)
   }
 
   failure(round: number, error: unknown): void {
@@ -282,7 +284,7 @@ export class RunRecorder {
       rounds: this.rounds,
     }
     if (this.usage) body.usage = this.usage
-    if (this.finishReason) body.finishReason = this.finishReason
+    if (this.finishReason) body.finishReason = this.redactor.text(this.finishReason)
     if (error) body.error = this.error(error)
     this.emit(0, body, this.advisor, ended)
   }
@@ -307,7 +309,7 @@ export class RunRecorder {
           role: 'tool',
           responses: message.responses.map((response) => ({
             id: response.id,
-            name: response.name,
+            name: this.redactor.text(response.name),
             responseData: this.redactor.text(response.responseData),
           })),
         }
@@ -319,26 +321,23 @@ export class RunRecorder {
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
         }
         if (message.reasoning) assistant.reasoning = this.redactor.text(message.reasoning)
-        if (message.parts) assistant.parts = tracedParts(message.parts, this.redact)
+        if (message.parts) assistant.parts = tracedParts(message.parts, this.redactor)
         traced = assistant
         break
       }
       case 'user':
-        traced = {
-          role: 'user',
-          text: this.redactor.text(message.text),
-          ...(message.parts ? { parts: tracedParts(message.parts, this.redact) } : {}),
-        }
+        traced = { role: 'user', text: this.redactor.text(message.text) }
+        if (message.parts) traced.parts = tracedParts(message.parts, this.redactor)
         break
       default:
         traced = { role: message.role, text: this.redactor.text(message.text) }
     }
-    if (message.metadata) traced.metadata = this.redactor.data(message.metadata) as Record<string, unknown>
+    if (message.metadata) traced.metadata = this.redactor.data(message.metadata, 'metadata') as Record<string, unknown>
     return traced
   }
 
   /**
-   * A tool call as the trace shows it: its name and arguments masked. A round shows each call four
+   * A tool call as the trace shows it: its name and arguments masked (the provider makes its id). A round shows each call four
    * times (response, tool start and end, next request): the same unchanged call is traced once.
    */
   tracedToolCall(call: ToolCall): ToolCall {
@@ -372,13 +371,15 @@ export class RunRecorder {
   }
 
   #traceOptions(options: ChatOptions): TracedOptions {
-    const { tools, toolContext, providerOptions, ...rest } = options
+    const { tools, toolContext, responseFormat, ...rest } = options
+    // Provider options too: a key that names a secret is masked at any depth.
     const traced = this.redactor.data(rest) as TracedOptions
-    // Schemas name fields like `password`: only registered secrets are scrubbed from them, not keys.
-    if (tools?.length) traced.tools = scrubSecretsDeep(tools.map((tool) => ({ ...tool.definition })))
+    // Schemas name fields like `password`: their names stay, their texts and example values are masked.
+    if (responseFormat)
+      traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
+    if (tools?.length)
+      traced.tools = tools.map((tool) => this.redactor.data(tool.definition, 'schema') as ToolDefinition)
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
-    if (providerOptions)
-      traced.providerOptions = this.redactor.data(providerOptions) as TracedOptions['providerOptions']
     return traced
   }
 
@@ -400,17 +401,4 @@ export interface ResponseTiming {
   at?: number
   timeToFirstTokenMs?: number
   chunks?: number
-}
-
-/** Whether a response carries metadata beyond what the event has fields for (most carry none). */
-function hasExtra(metadata: object | undefined, generation: object | undefined): boolean {
-  for (const key in metadata) if (key !== 'model' && key !== 'usage') return true
-  for (const key in generation) if (key !== 'finishReason') return true
-  return false
-}
-
-function generationExtra(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!metadata) return {}
-  const { finishReason: _finishReason, ...rest } = metadata
-  return rest
 }

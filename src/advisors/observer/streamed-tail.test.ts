@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { REDACTED, Redactor } from '../../trace'
 import { StreamedTail } from './streamed-tail'
 import { seeded, textWithSecrets } from '../testing/random-text'
-
-/** What each chunk must become: the chunk checked with the 64 characters streamed before it. */
-function reference(redactor: Redactor, chunks: string[]): string[] {
-  let tail = ''
-  return chunks.map((text) => {
-    if (text === '') return text
-    const seen = tail + text
-    tail = seen.slice(-64)
-    return redactor.text(seen) === seen ? text : REDACTED
-  })
-}
+import { referenceMask } from '../testing/reference-mask'
 
 function randomChunks(text: string, random: () => number): string[] {
   const chunks: string[] = []
@@ -26,6 +16,8 @@ function randomChunks(text: string, random: () => number): string[] {
 
 const secrets = [
   'sk-abcdefghijklmnopqrstuvwx',
+  // As long as an OpenAI project key: longer than the 64 characters before a chunk.
+  `sk-proj-${'aB3_-'.repeat(31)}`,
   'Bearer abcdefghijklmnop',
   'hf_abcdefghijklmnopqrstuvw',
   'sk-short',
@@ -33,7 +25,7 @@ const secrets = [
 ]
 
 describe('StreamedTail', () => {
-  it('masks a chunk exactly when the chunk and the 64 characters before it hold a secret', () => {
+  it('masks a chunk exactly when it holds a secret with the 64 characters before it, or with a secret it carries on', () => {
     const random = seeded(7)
     const redactors = [new Redactor(), new Redactor({ values: [/4242/] })]
     let masked = 0
@@ -42,7 +34,7 @@ describe('StreamedTail', () => {
       const chunks = randomChunks(text, random)
       for (const redactor of redactors) {
         const tail = new StreamedTail(redactor)
-        const expected = reference(redactor, chunks)
+        const expected = chunks.map(referenceMask(redactor))
         expect(chunks.map((chunk) => tail.mask(chunk))).toEqual(expected)
         masked += expected.filter((chunk) => chunk === REDACTED).length
       }
@@ -75,6 +67,19 @@ describe('StreamedTail', () => {
     }
     expect(joinedChecks).toBeGreaterThan(2000)
     expect(masked).toBeGreaterThan(500)
+  })
+
+  it("masks every chunk of a key far longer than the text it keeps, to the key's end, in 4-character chunks", () => {
+    const key = `sk-proj-${'x7Y_-'.repeat(1000)}`
+    const text = `my key is ${key} and the weather is fine`
+    const chunks = text.match(/.{1,4}/gs)!
+    const tail = new StreamedTail(new Redactor())
+    const shown = chunks.map((chunk) => tail.mask(chunk))
+    const [first, ...after] = shown.join('').split(REDACTED)
+    // Only the chunks before `sk-` and 16 more characters are in are shown, then masks to the key's end.
+    expect(first!.length).toBeLessThan('my key is sk-'.length + 16)
+    expect(after.slice(0, -1).join('')).toBe('')
+    expect(after.at(-1)).toMatch(/^[a-z ]*weather is fine$/)
   })
 
   it('forgets the previous response when reset', () => {
