@@ -13,6 +13,7 @@ import {
   type ChatResponse,
   type Usage,
   wholeNumber,
+  withUsage,
 } from '../core'
 import { extractJson, formatIssues, parseJson, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 
@@ -138,12 +139,4 @@ function invalid(error: string): Verdict {
 
 function feedback(verdict: Verdict): string {
   return verdict.valid ? '' : `Output JSON validation failed because of: ${verdict.error}`
-}
-
-function withUsage(response: ChatClientResponse, usage: Usage | undefined): ChatClientResponse {
-  if (!usage || !response.chatResponse) return response
-  return {
-    ...response,
-    chatResponse: { ...response.chatResponse, metadata: { ...response.chatResponse.metadata, usage } },
-  }
 }
