@@ -1,7 +1,8 @@
 import {
   delay,
-  HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
+  advisorOrder,
+  wholeNumber,
   type Advisor,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -46,16 +47,9 @@ export class RetryAdvisor implements CallAdvisor, StreamAdvisor {
   readonly #options: Required<Omit<RetryOptions, 'advisorOrder'>>
 
   constructor(options: RetryOptions = {}) {
-    const order = options.advisorOrder ?? RetryAdvisor.DEFAULT_ORDER
-    if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
-      throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')
-    }
-    const maxAttempts = options.maxAttempts ?? 3
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-      throw new RangeError(`maxAttempts must be a whole number of at least 1, got ${maxAttempts}`)
-    this.order = order
+    this.order = advisorOrder(options.advisorOrder ?? RetryAdvisor.DEFAULT_ORDER)
     this.#options = {
-      maxAttempts,
+      maxAttempts: wholeNumber('maxAttempts', options.maxAttempts ?? 3, 1),
       initialDelayMs: finiteNumber('initialDelayMs', options.initialDelayMs ?? 500, 0),
       multiplier: finiteNumber('multiplier', options.multiplier ?? 2, 1),
       maxDelayMs: finiteNumber('maxDelayMs', options.maxDelayMs ?? 8_000, 0),

@@ -1,6 +1,6 @@
 import {
   LOWEST_PRECEDENCE,
-  HIGHEST_PRECEDENCE,
+  advisorOrder,
   type CallAdvisor,
   type CallAdvisorChain,
   type ChatClientRequest,
@@ -13,6 +13,7 @@ import {
   type ChatResponse,
   type Usage,
   wholeNumber,
+  withUsage,
 } from '../core'
 import { extractJson, formatIssues, parseJson, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 
@@ -42,11 +43,7 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
     const attempts = options.maxRepeatAttempts ?? 3
     if (!(attempts >= 0)) throw new RangeError('repeatAttempts must be greater than or equal to 0')
     wholeNumber('maxRepeatAttempts', attempts, 0)
-    const order = options.advisorOrder ?? StructuredOutputValidationAdvisor.DEFAULT_ORDER
-    if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
-      throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')
-    }
-    this.order = order
+    this.order = advisorOrder(options.advisorOrder ?? StructuredOutputValidationAdvisor.DEFAULT_ORDER)
     this.#maxRepeatAttempts = attempts
     this.#schema = resolveSchema(options.outputSchema, 'output')
   }
@@ -142,12 +139,4 @@ function invalid(error: string): Verdict {
 
 function feedback(verdict: Verdict): string {
   return verdict.valid ? '' : `Output JSON validation failed because of: ${verdict.error}`
-}
-
-function withUsage(response: ChatClientResponse, usage: Usage | undefined): ChatClientResponse {
-  if (!usage || !response.chatResponse) return response
-  return {
-    ...response,
-    chatResponse: { ...response.chatResponse, metadata: { ...response.chatResponse.metadata, usage } },
-  }
 }

@@ -1,4 +1,4 @@
-import type { ChatResponse, Prompt } from './model'
+import type { ChatResponse, Prompt, Usage } from './model'
 import { streamStage } from './stream-stage'
 
 export const HIGHEST_PRECEDENCE = -2147483648
@@ -88,4 +88,11 @@ export abstract class BaseAdvisor implements CallAdvisor, StreamAdvisor {
       chunk: (chunk) => this.after(chunk, chain),
     })
   }
+}
+
+/** The response with `usage` in its metadata (a sum over rounds or attempts); unchanged without one. */
+export function withUsage(response: ChatClientResponse, usage: Usage | undefined): ChatClientResponse {
+  const chatResponse = response.chatResponse
+  if (!usage || !chatResponse) return response
+  return { ...response, chatResponse: { ...chatResponse, metadata: { ...chatResponse.metadata, usage } } }
 }

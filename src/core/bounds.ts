@@ -1,3 +1,5 @@
+import { HIGHEST_PRECEDENCE, LOWEST_PRECEDENCE } from './advisor'
+
 /** Checks a count option at construction, so a bad value never becomes an unbounded loop. */
 export function wholeNumber(name: string, value: number, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -13,4 +15,12 @@ export function finiteNumber(name: string, value: number, min: number, max = Num
     throw new RangeError(`${name} must be a finite number ${range}, got ${String(value)}`)
   }
   return value
+}
+
+/** Checks an advisor's order: strictly between the highest and the lowest precedence. */
+export function advisorOrder(order: number): number {
+  if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
+    throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')
+  }
+  return order
 }

@@ -325,7 +325,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     }
     if ('source' in next) {
       this.#use(next.source)
-      return Stage.#readFrom(this.#source!, this.#ownStep, this.#ownError) as Promise<IteratorResult<Out>>
+      return this.#readOwn()
     }
     this.#finish()
     if (next.last.length === 0) return DONE

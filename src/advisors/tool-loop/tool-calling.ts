@@ -1,6 +1,5 @@
 import {
   HIGHEST_PRECEDENCE,
-  LOWEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
   type ChatClientRequest,
@@ -13,6 +12,8 @@ import {
   hasToolCalls,
   type ChatResponse,
   stoppedShort,
+  advisorOrder,
+  wholeNumber,
 } from '../../core'
 import { ToolCallError, ToolCallingManager, type ToolExecutionResult } from '../../tools'
 import { TOOL_ADVISOR, type ToolAdvisor } from '../markers'
@@ -51,19 +52,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   protected readonly maxIterations: number
 
   constructor(options: ToolCallingAdvisorOptions = {}) {
-    const order = options.advisorOrder ?? ToolCallingAdvisor.DEFAULT_ORDER
-    if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
-      throw new RangeError('advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE')
-    }
-    const maxIterations = options.maxIterations ?? 20
-    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
-      throw new RangeError(`maxIterations must be a whole number of at least 1, got ${maxIterations}`)
-    }
-    this.order = order
+    this.order = advisorOrder(options.advisorOrder ?? ToolCallingAdvisor.DEFAULT_ORDER)
+    this.maxIterations = wholeNumber('maxIterations', options.maxIterations ?? 20, 1)
     this.toolCallingManager = options.toolCallingManager ?? ToolCallingManager.builder().build()
     this.toolExecutionEligibilityChecker = options.toolExecutionEligibilityChecker ?? hasToolCalls
     this.conversationHistoryEnabled = options.conversationHistoryEnabled ?? true
-    this.maxIterations = maxIterations
   }
 
   static builder(): ToolCallingAdvisorBuilder<ToolCallingAdvisor> {

@@ -11,6 +11,7 @@ import {
   type Message,
   type StreamLayer,
   type Usage,
+  withUsage,
 } from '../../core'
 import type { ToolExecutionResult } from '../../tools'
 import type { ToolLoop } from './tool-loop'
@@ -69,7 +70,7 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     if (!usage) return visible === chatResponse ? chunk : { context: chunk.context, chatResponse: visible }
     this.#usageShown = true
     const total = this.#loop!.usage ? addUsage(this.#loop!.usage, usage)! : usage
-    return { context: chunk.context, chatResponse: withUsage(visible, total) }
+    return withUsage({ context: chunk.context, chatResponse: visible }, total)
   }
 
   async end(
@@ -126,10 +127,6 @@ function withoutToolCalls(chunk: ChatResponse): ChatResponse | null {
     .filter((generation) => generation.output.text !== '')
     .map((generation) => ({ output: { ...generation.output, toolCalls: [] }, metadata: {} }))
   return results.length > 0 ? { results, metadata: chunk.metadata } : null
-}
-
-function withUsage(chunk: ChatResponse, usage: Usage): ChatResponse {
-  return { results: chunk.results, metadata: { ...chunk.metadata, usage } }
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type Generation,
   type ToolResponse,
   type Usage,
+  withUsage,
 } from '../../core'
 import {
   type ToolCallingManager,
@@ -173,9 +174,7 @@ export class ToolLoop {
 
   /** The response with the usage of every round. */
   withTotalUsage(response: ChatClientResponse): ChatClientResponse {
-    if (!response.chatResponse || !this.usage) return response
-    const metadata = { ...response.chatResponse.metadata, usage: this.usage }
-    return { ...response, chatResponse: { ...response.chatResponse, metadata } }
+    return withUsage(response, this.usage)
   }
 
   /** One generation whose text says why the loop stopped. */
