@@ -21,7 +21,7 @@ const addNote = defineTool({
   } as const,
   execute: () => 'ok',
 })
-const tools = [weather, addNote]
+export const tools = [weather, addNote]
 type Tools = (typeof tools)[number]
 
 describe('tool parts typed by defineTool', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApprovalQueue, MessageChatMemoryAdvisor, ToolApprovalAdvisor } from '../advisors'
 import { ChatClient } from '../client'
-import { HIGHEST_PRECEDENCE, type Message, type ToolCallback } from '../core'
+import { HIGHEST_PRECEDENCE, type Message } from '../core'
 import { IndexedDBChatMemoryRepository, MessageWindowChatMemory, type ChatMemory } from '../memory'
 import type { ScriptStep } from '../models'
 import { defineTool } from '../tools'
@@ -69,7 +69,7 @@ function client(
       : []),
   ]
   return ChatClient.builder(model)
-    .defaultTools(weather as ToolCallback)
+    .defaultTools(weather)
     .defaultAdvisors(...advisors)
     .build()
 }
@@ -172,7 +172,7 @@ describe('useChat: callbacks', () => {
     await expect.poll(() => chat().status).toBe('error')
     expect(reasons).toEqual(['stopped', 'stopped', 'error'])
     expect(onError).toHaveBeenCalledTimes(1)
-    expect(onError.mock.calls[0]![0].message).toMatch(/the provider is down/)
+    expect(String(onError.mock.calls[0]![0])).toMatch(/the provider is down/)
     expect(chat().status).toBe('error')
   })
 
@@ -289,7 +289,7 @@ describe('useChat after a reload', () => {
         reloaded
           .chat()
           .messages.flatMap((bubble) => bubble.parts.filter((part) => part.type === 'tool-call'))
-          .map((part) => (part as ToolCallPartView).state),
+          .map((part) => part.state),
       ).toEqual(['done', 'denied'])
       expect(reloaded.chat().pendingTurn).toBe(false)
     },
