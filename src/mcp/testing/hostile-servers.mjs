@@ -1,7 +1,8 @@
 // MCP servers that misbehave on purpose, served by fixture-server.mjs. The SDK's low-level server
 // sends whatever its handlers return; what it cannot send, the HTTP server answers itself (httpAnswer).
 //   /hostile/listing/mcp  one tool list with every kind of bad tool next to two good ones
-//   /hostile/results/mcp  results and errors of megabytes, a call that never answers
+//   /hostile/results/mcp  results and errors of megabytes, a call that never answers, a result
+//                         that breaks its output schema
 //   /hostile/silent/mcp   takes requests and never answers any
 //   /hostile/mute/mcp     connects, then never answers tools/list nor the end of the session
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -55,6 +56,8 @@ function resultsServer() {
     name,
     inputSchema: OBJECT,
   }))
+  const numberOut = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }
+  tools.push({ name: 'wrong-structure', inputSchema: OBJECT, outputSchema: numberOut })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     switch (request.params.name) {
@@ -64,6 +67,8 @@ function resultsServer() {
         throw new McpError(-32000, 'r'.repeat(MB))
       case 'never-answers':
         return new Promise(() => {})
+      case 'wrong-structure':
+        return { content: [], structuredContent: { n: 'not a number' } }
       default:
         return { content: [{ type: 'text', text: 'small ran' }] }
     }

@@ -159,6 +159,13 @@ export function hostileSuite(fixture: () => string): void {
     })
   })
 
+  it("checks a result against the tool's output schema, as the SDK's own listing would have it", async () => {
+    const set = await connect('/hostile/results/mcp')
+    expect(await callTool(set, 'wrong-structure')).toMatch(
+      /^Error: tool 'wrong-structure' of the MCP server [\d.:]+ failed: MCP error -32602: Structured content does not match the tool's output schema: /,
+    )
+  })
+
   describe('a server that does not answer', () => {
     it('rejects mcpTools when the server does not answer the connection within timeoutMs', async () => {
       const host = new URL(fixture()).host
