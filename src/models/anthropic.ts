@@ -4,7 +4,7 @@ import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
 import { readAnthropicStream } from './anthropic-stream'
 import { registerModelSecrets } from './secrets'
-import { withAttachments } from './attachments'
+import { ANTHROPIC_ATTACHMENTS, withAttachments } from './attachments'
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */
@@ -50,7 +50,7 @@ export class AnthropicChatModel implements ChatModel {
     return toAnthropicRequest(
       this.#options.model,
       this.#options.maxTokens ?? 1024,
-      await withAttachments(prompt.messages, 'anthropic', this.#context),
+      await withAttachments(prompt.messages, ANTHROPIC_ATTACHMENTS, this.#context),
       prompt.options,
       stream,
     )

@@ -6,7 +6,7 @@ import { registerModelSecrets } from './secrets'
 import { serverSentEvents } from './sse'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
 import { ResponsesStreamReader } from './openai-responses-stream'
-import { withAttachments } from './attachments'
+import { OPENAI_ATTACHMENTS, withAttachments } from './attachments'
 
 export interface OpenAIResponsesChatModelOptions {
   /** Default `https://api.openai.com/v1`; the adapter posts to `${baseURL}/responses`. */
@@ -57,7 +57,7 @@ export class OpenAIResponsesChatModel implements ChatModel {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
     return toResponsesRequest(
       this.#options.model,
-      await withAttachments(prompt.messages, 'openai', this.#context),
+      await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context),
       options,
       stream,
     )

@@ -5,7 +5,7 @@ import { fromOpenAICompletion } from './openai-mapping'
 import { toOpenAIRequest } from './openai-request'
 import { readOpenAIStream } from './openai-stream'
 import { registerModelSecrets } from './secrets'
-import { withAttachments } from './attachments'
+import { OPENAI_ATTACHMENTS, withAttachments } from './attachments'
 
 export interface OpenAIChatModelOptions {
   /** Default `https://api.openai.com/v1`; any server that speaks Chat Completions works. */
@@ -52,7 +52,7 @@ export class OpenAIChatModel implements ChatModel {
   /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
   async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    const messages = await withAttachments(prompt.messages, 'openai', this.#context)
+    const messages = await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
     return toOpenAIRequest(this.#options.model, messages, options, stream)
   }
 
