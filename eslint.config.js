@@ -25,6 +25,8 @@ export default tseslint.config(
       // The consumer app imports the installed tarball; its own type checks (bundler and nodenext) cover it.
       'e2e/consumer/src',
       'e2e/consumer/.generated',
+      // The Next.js consumer app imports what its build installs (Next and the tarball); `next build` type-checks it.
+      'e2e/consumer-next',
       // Likewise the cold-start apps: they import what bench/cold-start installs; its runner type-checks them.
       'bench/cold-start/apps',
     ],

@@ -8,7 +8,7 @@ const pagesPort = port + 1
 export default defineConfig({
   testDir: 'e2e',
   // The consumer app has its own config: it needs the packed tarball (npm run test:package).
-  testIgnore: 'consumer/**',
+  testIgnore: ['consumer/**', 'consumer-next/**'],
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,

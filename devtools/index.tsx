@@ -1,8 +1,12 @@
+'use client'
 // advisor-chain/devtools: the store (a TraceSink for an ObserverAdvisor) and the in-page panel.
-// The panel's code is loaded only when it first renders, and in a production build it renders
-// nothing unless `enabled` (or it is loaded with `loadDevtools()`).
-import { Suspense, lazy } from 'react'
+// The panel's code is loaded only when it first renders in a page, and in a production build it
+// renders nothing unless `enabled` (or it is loaded with `loadDevtools()`). On the server, and in
+// the render that hydrates, it renders nothing: it mounts once the page runs.
+import { Suspense, lazy, useEffect, useState } from 'react'
 import { LoadBoundary } from './load-boundary'
+import { preferences, savePreferences } from './preferences'
+import { ClosedToggle } from './toggle'
 import type { AdvisorDevtoolsProps, DevtoolsPanelProps } from './panel'
 import type * as Panel from './panel'
 
@@ -44,9 +48,29 @@ interface Enabled {
   enabled?: boolean
 }
 
-/** A floating button that opens the panel docked at the bottom or right of the page. */
+/** False on the server and in the render that hydrates; true once the component mounted in a page. */
+function useMounted(): boolean {
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  return mounted
+}
+
+/**
+ * A floating button that opens the panel docked at the bottom or right of the page. Until the
+ * panel is first opened only the button is there: the panel's code loads when it is opened (at once
+ * when it was left open, or with `initialIsOpen`).
+ */
 export function AdvisorDevtools({ enabled = !isProduction(), ...props }: AdvisorDevtoolsProps & Enabled) {
-  if (!enabled) return null
+  const mounted = useMounted()
+  const [opened, setOpened] = useState(false)
+  if (!enabled || !mounted) return null
+  if (!opened && !(preferences().open ?? props.initialIsOpen ?? false)) {
+    const open = () => {
+      savePreferences({ open: true })
+      setOpened(true)
+    }
+    return <ClosedToggle store={props.store} onOpen={open} />
+  }
   return (
     <LoadBoundary>
       <Suspense fallback={null}>
@@ -58,7 +82,8 @@ export function AdvisorDevtools({ enabled = !isProduction(), ...props }: Advisor
 
 /** The panel to place anywhere in your layout (it fills its container). */
 export function AdvisorDevtoolsPanel({ enabled = !isProduction(), ...props }: DevtoolsPanelProps & Enabled) {
-  if (!enabled) return null
+  const mounted = useMounted()
+  if (!enabled || !mounted) return null
   return (
     <LoadBoundary>
       <Suspense fallback={null}>

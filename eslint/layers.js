@@ -20,6 +20,7 @@ export const LAYERS = {
   'src/replay': ['src/core', 'src/trace', 'src/models', 'src/client'],
   'src/react': ['src/core', 'src/memory', 'src/trace', 'src/advisors', 'src/client'],
   'src/playwright': ['src/trace', 'src/replay'],
+  'src/server': [],
   devtools: ['src/trace'],
 }
 
@@ -41,6 +42,7 @@ const ENTRIES = {
   'advisor-chain/react': 'src/react',
   'advisor-chain/playwright': 'src/playwright',
   'advisor-chain/mcp': 'src/mcp',
+  'advisor-chain/server': 'src/server',
 }
 
 const layerOf = (path) => {

@@ -58,5 +58,10 @@ run('types resolve under node10, node16 and bundler (attw)', join(root, 'node_mo
   'cjs-resolves-to-esm',
 ])
 run('API report', process.execPath, [join(root, 'scripts', 'api-report.mjs')])
+run('every entry in Node and a server render', process.execPath, [join(root, 'scripts', 'check-ssr.mjs')])
 run('size budgets', process.execPath, [join(root, 'scripts', 'size.mjs')])
 run('consumer app from the tarball', process.execPath, [join(root, 'e2e', 'consumer', 'build.mjs'), tarballPath])
+run('Next.js consumer app from the tarball', process.execPath, [
+  join(root, 'e2e', 'consumer-next', 'build.mjs'),
+  tarballPath,
+])

@@ -198,7 +198,7 @@ export {
   type TraceFile,
 } from './trace'
 export { TRACE_FILE_LIMITS } from './trace'
-export { ChatMemory, type ChatMemoryRepository } from './memory'
+export { ChatMemory, ConversationBusyError, type ChatMemoryRepository } from './memory'
 export { InMemoryChatMemoryRepository } from './memory'
 export {
   IndexedDBChatMemoryRepository,

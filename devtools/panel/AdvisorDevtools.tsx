@@ -1,9 +1,9 @@
 import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { PanelFrame, type DevtoolsPanelProps } from './DevtoolsPanel'
-import { plural } from './format'
-import { preferences, savePreferences } from './preferences'
-import { ShadowRoot } from './shadow-root'
-import { useDevtools } from './use-devtools'
+import { preferences, savePreferences } from '../preferences'
+import { ShadowRoot } from '../shadow-root'
+import { ClosedToggle } from '../toggle'
+import { styles } from './styles'
 
 export interface AdvisorDevtoolsProps extends Omit<DevtoolsPanelProps, 'controls'> {
   /** Open on first load (afterwards the user's choice is remembered). */
@@ -21,20 +21,26 @@ const PAGE_ROOM: Record<Dock, number> = { bottom: 240, right: 380 }
 const RIGHT_DOCK_MIN_WIDTH = 900
 
 function defaultSize(dock: Dock): number {
-  return dock === 'bottom' ? Math.min(400, Math.round(window.innerHeight * 0.45)) : 620
+  return dock === 'bottom' ? Math.min(400, Math.round(room().height * 0.45)) : 620
 }
 
 function clampSize(size: number, dock: Dock): number {
-  const room = dock === 'bottom' ? window.innerHeight : window.innerWidth
-  return Math.round(Math.max(Math.min(MIN_SIZE, room / 2), Math.min(size, room - PAGE_ROOM[dock])))
+  const space = dock === 'bottom' ? room().height : room().width
+  return Math.round(Math.max(Math.min(MIN_SIZE, space / 2), Math.min(size, space - PAGE_ROOM[dock])))
+}
+
+/** The viewport's size; a desktop-sized guess where there is no window (a server render). */
+function room(): { width: number; height: number } {
+  return typeof window === 'undefined'
+    ? { width: 1280, height: 800 }
+    : { width: window.innerWidth, height: window.innerHeight }
 }
 
 /** The viewport's size, kept current. */
 function useViewport(): { width: number; height: number } {
-  const read = () => ({ width: window.innerWidth, height: window.innerHeight })
-  const [viewport, setViewport] = useState(read)
+  const [viewport, setViewport] = useState(room)
   useEffect(() => {
-    const onResize = () => setViewport(read())
+    const onResize = () => setViewport(room())
     window.addEventListener('resize', onResize)
     return () => window.removeEventListener('resize', onResize)
   }, [])
@@ -99,93 +105,64 @@ export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ..
     event.preventDefault()
     resizeTo(size + delta)
   }
+  if (!open) return <ClosedToggle store={panel.store} onOpen={() => toggle(true)} />
   return (
-    <ShadowRoot>
-      {open ? (
+    <ShadowRoot styles={styles}>
+      <aside
+        aria-label="advisor-chain devtools"
+        className={`dock ${dock}`}
+        style={dock === 'bottom' ? { height: size } : { width: size }}
+        data-testid="devtools-dock"
+      >
         <div
-          className={`dock ${dock}`}
-          style={dock === 'bottom' ? { height: size } : { width: size }}
-          data-testid="devtools-dock"
-        >
-          <div
-            className="resize"
-            role="separator"
-            tabIndex={0}
-            aria-orientation={dock === 'bottom' ? 'horizontal' : 'vertical'}
-            aria-label="Resize the devtools (arrow keys)"
-            aria-valuenow={size}
-            aria-valuemin={MIN_SIZE}
-            onPointerDown={drag}
-            onKeyDown={nudge}
-          />
-          <PanelFrame
-            {...panel}
-            controls={
-              <>
-                <button
-                  type="button"
-                  className="tool-button icon"
-                  aria-label={`Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`}
-                  title={
-                    narrow
-                      ? 'The page is too narrow to dock the devtools beside it'
-                      : `Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`
-                  }
-                  disabled={narrow}
-                  onClick={() => {
-                    const next: Dock = dock === 'bottom' ? 'right' : 'bottom'
-                    const nextSize = clampSize(defaultSize(next), next)
-                    setDock(next)
-                    setSize(nextSize)
-                    savePreferences({ dock: next, size: nextSize })
-                  }}
-                >
-                  <span aria-hidden="true" className={`dock-icon ${dock === 'bottom' ? 'right' : 'bottom'}`} />
-                </button>
-                <button
-                  type="button"
-                  className="tool-button icon"
-                  aria-label="Close devtools"
-                  title="Close"
-                  onClick={() => toggle(false)}
-                >
-                  <span aria-hidden="true">✕</span>
-                </button>
-              </>
-            }
-          />
-        </div>
-      ) : (
-        <Toggle store={panel.store} onOpen={() => toggle(true)} />
-      )}
+          className="resize"
+          role="separator"
+          tabIndex={0}
+          aria-orientation={dock === 'bottom' ? 'horizontal' : 'vertical'}
+          aria-label="Resize the devtools (arrow keys)"
+          aria-valuenow={size}
+          aria-valuemin={MIN_SIZE}
+          onPointerDown={drag}
+          onKeyDown={nudge}
+        />
+        <PanelFrame
+          {...panel}
+          landmark={false}
+          controls={
+            <>
+              <button
+                type="button"
+                className="tool-button icon"
+                aria-label={`Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`}
+                title={
+                  narrow
+                    ? 'The page is too narrow to dock the devtools beside it'
+                    : `Dock to the ${dock === 'bottom' ? 'right' : 'bottom'}`
+                }
+                disabled={narrow}
+                onClick={() => {
+                  const next: Dock = dock === 'bottom' ? 'right' : 'bottom'
+                  const nextSize = clampSize(defaultSize(next), next)
+                  setDock(next)
+                  setSize(nextSize)
+                  savePreferences({ dock: next, size: nextSize })
+                }}
+              >
+                <span aria-hidden="true" className={`dock-icon ${dock === 'bottom' ? 'right' : 'bottom'}`} />
+              </button>
+              <button
+                type="button"
+                className="tool-button icon"
+                aria-label="Close devtools"
+                title="Close"
+                onClick={() => toggle(false)}
+              >
+                <span aria-hidden="true">✕</span>
+              </button>
+            </>
+          }
+        />
+      </aside>
     </ShadowRoot>
-  )
-}
-
-/** The closed state: a small button that says how many runs there are, and whether one is running or failed. */
-function Toggle({ store, onOpen }: { store: DevtoolsPanelProps['store']; onOpen: () => void }) {
-  useDevtools(store, (state) => state.version)
-  const runs = store.runs()
-  const running = runs.some((run) => run.status === 'running')
-  const problems = runs.filter((run) => run.hasProblem).length
-  return (
-    <button
-      type="button"
-      className="floating-toggle"
-      aria-label="Open advisor-chain devtools"
-      title={`${plural(runs.length, 'run')}${running ? ', one running' : ''}${problems ? `, ${problems} with problems` : ''}`}
-      aria-expanded="false"
-      data-testid="devtools-toggle"
-      onClick={onOpen}
-    >
-      <svg viewBox="0 0 32 32" aria-hidden="true" className="logo">
-        <rect x="3" y="9" width="14" height="14" rx="7" />
-        <rect x="15" y="9" width="14" height="14" rx="7" />
-      </svg>
-      devtools
-      {runs.length > 0 && (
-        <span className={`toggle-count${running ? ' running' : problems ? ' bad' : ''}`}>{runs.length}</span>
-      )}
-    </button>
   )
 }

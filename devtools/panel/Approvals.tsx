@@ -12,18 +12,25 @@ export function Approvals({ queue }: { queue: ApprovalSource }) {
   return (
     <section className="approvals" aria-label="Pending approvals">
       {pending.map((approval) => (
-        <div key={approval.id} className="approval" data-testid="pending-approval">
-          <strong>Approve {approval.toolCall.name}?</strong>
+        <div key={approval.id} className="approval-request" data-testid="pending-approval">
+          <strong>Run {approval.toolCall.name}?</strong>
           <code>{prettyJson(approval.toolCall.arguments)}</code>
-          <button type="button" className="primary" onClick={() => queue.decide(approval.id, { type: 'approve' })}>
-            Approve
+          {/* Named with the tool: an app's own Approve/Reject buttons must stay the only ones of their name. */}
+          <button
+            type="button"
+            className="primary"
+            aria-label={`Allow ${approval.toolCall.name}`}
+            onClick={() => queue.decide(approval.id, { type: 'approve' })}
+          >
+            Allow
           </button>
           <button
             type="button"
             className="secondary"
-            onClick={() => queue.decide(approval.id, { type: 'reject', message: 'Rejected from the devtools' })}
+            aria-label={`Deny ${approval.toolCall.name}`}
+            onClick={() => queue.decide(approval.id, { type: 'reject', message: 'Denied from the devtools' })}
           >
-            Reject
+            Deny
           </button>
         </div>
       ))}

@@ -7,7 +7,8 @@ import { ErrorBoundary } from './ErrorBoundary'
 import { plural, shortId } from './format'
 import { RunDetail } from './RunDetail'
 import { RunList } from './RunList'
-import { ShadowRoot } from './shadow-root'
+import { ShadowRoot } from '../shadow-root'
+import { styles } from './styles'
 import { Toolbar } from './Toolbar'
 import { useDevtools } from './use-devtools'
 import { useTheme } from './use-theme'
@@ -25,17 +26,22 @@ export interface DevtoolsPanelProps {
 /** The panel itself, to place anywhere in a layout: in its own shadow root, with an error boundary. */
 export function AdvisorDevtoolsPanel(props: DevtoolsPanelProps) {
   return (
-    <ShadowRoot className="embedded">
+    <ShadowRoot className="embedded" styles={styles}>
       <PanelFrame {...props} />
     </ShadowRoot>
   )
 }
 
-/** The panel inside a shadow root: theme, error boundary, content. */
-export function PanelFrame(props: DevtoolsPanelProps) {
+/** The panel inside a shadow root: theme, error boundary, content. `landmark`: false where its dock is the landmark. */
+export function PanelFrame({ landmark = true, ...props }: DevtoolsPanelProps & { landmark?: boolean }) {
   const [theme, toggleTheme] = useTheme()
   return (
-    <div className="root" data-theme={theme} data-testid="devtools-panel">
+    <div
+      className="root"
+      data-theme={theme}
+      data-testid="devtools-panel"
+      {...(landmark ? { role: 'region', 'aria-label': 'advisor-chain devtools' } : {})}
+    >
       <ErrorBoundary area="devtools panel">
         <PanelContent {...props} theme={theme} onTheme={toggleTheme} />
       </ErrorBoundary>

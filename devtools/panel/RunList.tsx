@@ -110,7 +110,6 @@ function RunRow({
       className="run-row"
       role="option"
       aria-selected={selected}
-      aria-label={`${label}: ${RUN_STATE_WORDS[state]}, ${meta.join(', ')}${run.toolErrors ? `, ${plural(run.toolErrors, 'tool error')}` : ''}. Started ${clock(run.startedAt)}, run ${shortId(run.id)}${run.forkOf ? `, a fork of run ${shortId(run.forkOf.runId)} at round ${run.forkOf.round}` : ''}`}
       data-testid="run-row"
       data-status={state}
       onClick={onSelect}
@@ -119,6 +118,8 @@ function RunRow({
       <span className="run-title">
         <span className={`dot ${state}`} aria-hidden="true" />
         <span className="label">{label}</span>
+        {/* The dot's colour, in words: a row's name is what it shows. */}
+        <span className="sr-only">, {RUN_STATE_WORDS[state]},</span>
         <span className="run-id">#{shortId(run.id)}</span>
       </span>
       <span className="run-meta">

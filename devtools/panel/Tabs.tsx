@@ -51,7 +51,14 @@ export function Tabs<T extends string>({
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${active}`} className={panelClassName}>
+      {/* Focusable: it scrolls, and a keyboard must reach all of it. */}
+      <div
+        role="tabpanel"
+        id={`${id}-panel`}
+        aria-labelledby={`${id}-${active}`}
+        className={panelClassName}
+        tabIndex={0}
+      >
         {children}
       </div>
     </>

@@ -191,7 +191,6 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
               type="button"
               className={`row ${row.kind}${view.bad ? ' bad' : ''}`}
               aria-current={sameSelection(selection, target) ? 'true' : undefined}
-              aria-label={`${view.name || 'model call'}${view.detail ? `: ${view.detail}` : ''}${view.time !== undefined ? `, ${duration(view.time)}` : ''}${view.bad ? ', failed' : ''}`}
               data-testid={`timeline-${row.kind}`}
               onClick={() => store.select(target)}
               {...props}
@@ -200,6 +199,7 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
                 {view.badge}
                 {view.name && <span className="name">{view.name}</span>}
                 {view.legend ?? <span className="what">{view.detail}</span>}
+                {view.bad && <span className="sr-only">, failed</span>}
                 <span className="dur">
                   {view.time === undefined
                     ? view.running
@@ -301,7 +301,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
         name: `Round ${round.round}`,
         detail: parts.join(', '),
         legend: (
-          <span className="legend" aria-hidden="true">
+          <span className="legend">
             {figures.modelMs !== undefined && (
               <span className="model" title="model call">
                 {durationCompact(figures.modelMs)}

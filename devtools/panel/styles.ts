@@ -7,10 +7,12 @@ export const styles: string = `
 .root {
   container: panel / inline-size;
   --bg: #ffffff; --bg2: #f6f7f9; --bg3: #eceef2; --hover: #f1f3f6;
-  --fg: #171a21; --fg2: #4b5262; --fg3: #7d8595; --line: #e3e6eb; --line2: #eef0f3;
+  --fg: #171a21; --fg2: #4b5262; --fg3: #5f6776; --line: #e3e6eb; --line2: #eef0f3;
   --accent: #4656e0; --accent-bg: #eaedfd; --accent-fg: #ffffff;
-  --ok: #14804a; --ok-bg: #e3f5ea; --warn: #a55d00; --warn-bg: #fdf1dc; --bad: #cf2f2b; --bad-bg: #fde8e7;
+  --ok: #0f6e3f; --ok-bg: #e3f5ea; --warn: #9a5a00; --warn-bg: #fdf1dc; --bad: #b42622; --bad-bg: #fde8e7;
   --model: #4f6ef7; --stream: #a9b9ff; --tool: #9b51e0; --tool-bg: #f3e9fc; --valid: #0f9b68; --retry: #d98a10;
+  /* The same hues dark enough for text on their tints (WCAG AA). */
+  --model-text: #3b52d6; --tool-text: #7a33c4; --valid-text: #0b7a52; --retry-text: #9a5a00;
   --round: #d5d9e2; --grid-line: rgba(20, 30, 60, .06);
   --shadow: 0 -6px 24px rgba(15, 20, 35, .12);
   --mono: ui-monospace, 'SF Mono', SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace;
@@ -22,10 +24,11 @@ export const styles: string = `
 }
 .root[data-theme='dark'] {
   --bg: #121419; --bg2: #181b22; --bg3: #232731; --hover: #1d2129;
-  --fg: #e7e9ef; --fg2: #a9b0be; --fg3: #767e8e; --line: #2a2f3a; --line2: #20242c;
+  --fg: #e7e9ef; --fg2: #a9b0be; --fg3: #8e96a6; --line: #2a2f3a; --line2: #20242c;
   --accent: #8d98ff; --accent-bg: #252b4d; --accent-fg: #0d1030;
   --ok: #4cc784; --ok-bg: #143223; --warn: #f2b65a; --warn-bg: #35280f; --bad: #ff736b; --bad-bg: #3b1a1a;
   --model: #6f8bff; --stream: #33449a; --tool: #bf8bff; --tool-bg: #2c2140; --valid: #3fcf95; --retry: #f2b65a;
+  --model-text: #8da2ff; --tool-text: #c9a0ff; --valid-text: #3fcf95; --retry-text: #f2b65a;
   --round: #3a4050; --grid-line: rgba(255, 255, 255, .05);
   --shadow: 0 -6px 24px rgba(0, 0, 0, .45);
   color-scheme: dark;
@@ -41,6 +44,7 @@ input, select { font: inherit; color: var(--fg); background: var(--bg); border: 
 input:focus-visible, select:focus-visible { outline: 2px solid var(--accent); outline-offset: -1px; }
 details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-size: 11.5px; }
 .muted { color: var(--fg3); }
+.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .ok-text { color: var(--ok); } .bad-text { color: var(--bad); } .warn-text { color: var(--warn); }
 .link { color: var(--accent); font-weight: 600; }
 .link:hover { text-decoration: underline; }
@@ -181,11 +185,11 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .bar.retry { background: repeating-linear-gradient(90deg, var(--retry) 0 2px, transparent 2px 5px); border-left: 3px solid var(--retry); border-radius: 0; }
 .bar.live { animation: pulse .9s ease-in-out infinite alternate; }
 .kind { font-size: 9.5px; font-weight: 800; letter-spacing: .05em; padding: 1px 4px; border-radius: 3px; flex: none; min-width: 44px; text-align: center; }
-.kind.model { color: var(--model); background: color-mix(in srgb, var(--model) 12%, transparent); }
-.kind.tool { color: var(--tool); background: var(--tool-bg); }
-.kind.validation { color: var(--valid); background: color-mix(in srgb, var(--valid) 12%, transparent); }
+.kind.model { color: var(--model-text); background: color-mix(in srgb, var(--model) 12%, transparent); }
+.kind.tool { color: var(--tool-text); background: var(--tool-bg); }
+.kind.validation { color: var(--valid-text); background: color-mix(in srgb, var(--valid) 12%, transparent); }
 .kind.approval { color: var(--warn); background: var(--warn-bg); }
-.kind.retry { color: var(--retry); background: color-mix(in srgb, var(--retry) 14%, transparent); }
+.kind.retry { color: var(--retry-text); background: color-mix(in srgb, var(--retry) 14%, transparent); }
 .kind.bad { color: var(--bad); background: var(--bad-bg); }
 
 /* inspector */
@@ -273,20 +277,13 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 
 /* approvals */
 .approvals { border-bottom: 1px solid var(--line); background: var(--warn-bg); padding: 6px 12px; flex: none; }
-.approval { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
-.approval code { font-family: var(--mono); font-size: 11.5px; }
+.approval-request { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
+.approval-request code { font-family: var(--mono); font-size: 11.5px; }
 .primary { background: var(--accent); color: var(--accent-fg); border-radius: 6px; padding: 3px 10px; font-weight: 600; }
 .secondary { border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; background: var(--bg); }
 .crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }
 
 /* mounting: the floating toggle and the dock */
-.floating-toggle { all: initial; position: fixed; z-index: 2147483000; right: 16px; bottom: 16px; display: flex; align-items: center; gap: 7px; padding: 7px 12px 7px 10px; border-radius: 20px; background: #171a21; color: #f3f4f8; font: 600 12.5px/1.2 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; box-shadow: 0 6px 20px rgba(0,0,0,.28); cursor: pointer; }
-.floating-toggle:hover { background: #262a35; }
-.floating-toggle:focus-visible { outline: 2px solid #8d98ff; outline-offset: 2px; }
-.floating-toggle .logo { stroke: #8d98ff; }
-.toggle-count { min-width: 18px; padding: 1px 5px; border-radius: 9px; background: #3a3f4d; font-size: 11px; text-align: center; }
-.toggle-count.running { background: #4656e0; }
-.toggle-count.bad { background: #cf2f2b; }
 .dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); }
 .dock.bottom { left: 0; right: 0; bottom: 0; }
 .dock.right { top: 0; right: 0; bottom: 0; box-shadow: -6px 0 24px rgba(15, 20, 35, .16); }

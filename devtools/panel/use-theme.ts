@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { preferences, savePreferences } from './preferences'
+import { preferences, savePreferences } from '../preferences'
 
 type Theme = 'light' | 'dark'
 

@@ -20,9 +20,10 @@ import {
   type TurnCheckpoint,
   forkOriginOf,
   streamStage,
+  callerStream,
   type StreamLayer,
 } from '../core'
-import { ChatMemory, ConversationQueue, dropOrphans } from '../memory'
+import { ChatMemory, ConversationQueue, dropOrphans, type TurnHolder } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
 
 export interface MessageChatMemoryAdvisorOptions {
@@ -49,6 +50,8 @@ export class MessageChatMemoryAdvisor
   readonly #savedBeforeApproval = new Set<string>()
   /** Inside the tool loop a turn spans many rounds: the end of its conversation's turn, by run id. */
   readonly #turnsHeld = new Map<string, () => void>()
+  /** Tools running now, by run id: a turn asked from one of them must not wait for its own run. */
+  readonly #toolsRunning = new Map<string, number>()
 
   constructor(
     readonly chatMemory: ChatMemory,
@@ -100,7 +103,15 @@ export class MessageChatMemoryAdvisor
     const runId = request.context[RUN_ID_KEY] as string
     const inLoop = typeof request.context[ROUND_KEY] === 'number'
     if (inLoop && this.#turnsHeld.has(runId)) return () => {}
-    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal)
+    const tools = this.#toolsRunning
+    const holder: TurnHolder = {
+      runId,
+      get runningTools() {
+        return (tools.get(runId) ?? 0) > 0
+      },
+      stream: callerStream(request.signal),
+    }
+    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal, holder)
     if (!inLoop) return endTurn
     this.#turnsHeld.set(runId, endTurn)
     return () => {}
@@ -108,8 +119,15 @@ export class MessageChatMemoryAdvisor
 
   /** The loop ended: a turn that failed or was aborted must not leave a tool call without its response. */
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>): void {
-    if (event.type !== 'tool-loop-end') return
     const runId = context[RUN_ID_KEY] as string
+    if (event.type === 'tool-execution-start' || event.type === 'tool-execution-end') {
+      const running = (this.#toolsRunning.get(runId) ?? 0) + (event.type === 'tool-execution-start' ? 1 : -1)
+      if (running > 0) this.#toolsRunning.set(runId, running)
+      else this.#toolsRunning.delete(runId)
+      return
+    }
+    if (event.type !== 'tool-loop-end') return
+    this.#toolsRunning.delete(runId)
     const endTurn = this.#turnsHeld.get(runId)
     if (!endTurn) return
     this.#turnsHeld.delete(runId)

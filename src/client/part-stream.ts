@@ -17,6 +17,9 @@ export class PartStream implements AsyncIterator<StreamPart> {
   #finishReason: string | undefined
   #usage: Usage | undefined
   readonly #advisor: StreamPartsAdvisor
+  /** The latest read, and how many are on their way. */
+  #reading: Promise<unknown> = Promise.resolve()
+  #reads = 0
 
   /** `open` runs the chain with the advisors given plus the one that reports parts. */
   constructor(open: (extra: AnyAdvisor[]) => AsyncIterable<ChatClientResponse>) {
@@ -24,7 +27,20 @@ export class PartStream implements AsyncIterator<StreamPart> {
     this.#source = open([this.#advisor])[Symbol.asyncIterator]()
   }
 
-  async next(): Promise<IteratorResult<StreamPart>> {
+  /** Reads one at a time: a read asked while another is on its way settles after it, in order. */
+  next(): Promise<IteratorResult<StreamPart>> {
+    const read = this.#reads > 0 ? this.#reading.then(this.#take, this.#take) : this.#take()
+    this.#reads++
+    this.#reading = read
+    read.then(this.#answered, this.#answered)
+    return read
+  }
+
+  readonly #answered = (): void => {
+    this.#reads--
+  }
+
+  readonly #take = async (): Promise<IteratorResult<StreamPart>> => {
     for (;;) {
       if (this.#queue.length > 0) return { done: false, value: this.#queue.shift()! }
       if (this.#failure) {
@@ -44,6 +60,7 @@ export class PartStream implements AsyncIterator<StreamPart> {
   async return(): Promise<IteratorResult<StreamPart>> {
     this.#done = true
     this.#queue.length = 0
+    this.#notify()
     await this.#source.return?.()
     return { done: true, value: undefined }
   }
@@ -71,8 +88,9 @@ export class PartStream implements AsyncIterator<StreamPart> {
       },
       (error: unknown) => {
         this.#pumping = false
+        // After return() the stop's AbortError is no news to anyone.
+        if (!this.#done) this.#failure = { error }
         this.#done = true
-        this.#failure = { error }
         this.#notify()
       },
     )

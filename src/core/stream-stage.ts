@@ -78,9 +78,14 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   #readerError: ReaderError | undefined
   #step: ReaderStep<In> = passOn
   #error: ReaderError = rethrow
-  // With a signal: the pending read's settlement, and whether the signal aborted.
+  // Reads of `next()` go one at a time; later ones wait in line. `asked` counts them all.
+  #asking = false
+  #inLine: Array<{ resolve: (result: IteratorResult<Out>) => void; reject: (error: unknown) => void }> | undefined
+  #asked = 0
+  // With a signal: the read on its way settles through these, so that an abort rejects it at once.
   #resolve: ((result: IteratorResult<Out>) => void) | undefined
   #reject: ((error: unknown) => void) | undefined
+  /** The signal aborted and no read has said so yet. */
   #aborted = false
   /** In the layer's `fail`: an abort it causes (the guard cancels the call) must not hide the failure. */
   #failing = false
@@ -90,6 +95,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     this.#collect = layer.aggregates ? UNDECIDED : NONE
     const signal = layer.signal
     if (signal) {
+      callers.set(signal, this.#caller())
       // An aborted signal fires no more events: one aborted already is seen here.
       this.#aborted = signal.aborted
       signal.addEventListener('abort', this.#onAbort, { once: true })
@@ -101,23 +107,69 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   }
 
   next(): Promise<IteratorResult<Out>> {
+    if (this.#asking)
+      return new Promise((resolve, reject) => {
+        ;(this.#inLine ??= []).push({ resolve, reject })
+      })
+    return this.#ask()
+  }
+
+  #ask(): Promise<IteratorResult<Out>> {
+    this.#asking = true
+    this.#asked++
     const signal = this.#layer.signal
-    if (!signal) return this.#read(passOn, rethrow) as Promise<IteratorResult<Out>>
-    if (this.#finished && !this.#last) return Promise.resolve(DONE)
+    if (!signal) return this.#read(this.#answered, this.#failed) as Promise<IteratorResult<Out>>
     if (this.#aborted) {
+      this.#aborted = false
       this.#finish()
+      this.#nextInLine()
       return Promise.reject(abortError(signal))
     }
+    if (this.#finished && !this.#last) return Promise.resolve(this.#answered(DONE))
     const pending = new Promise<IteratorResult<Out>>(this.#capture)
     void this.#read(this.#settle, this.#rejectPending)
     return pending
   }
 
+  readonly #answered = (result: IteratorResult<Out>): IteratorResult<Out> => {
+    this.#nextInLine()
+    return result
+  }
+
+  readonly #failed = (error: unknown): never => {
+    this.#nextInLine()
+    throw error
+  }
+
+  /** The read on its way has settled: the next in line goes now, in order. */
+  #nextInLine(): void {
+    const waiting = this.#inLine?.shift()
+    if (!waiting) {
+      this.#asking = false
+      return
+    }
+    this.#ask().then(waiting.resolve, waiting.reject)
+  }
+
+  /** What the stage of a caller's stream tells of its reader. */
+  #caller(): CallerStream {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the stage behind the caller's view
+    const stage = this
+    return {
+      get waiting() {
+        return stage.#asking
+      },
+      get asked() {
+        return stage.#asked
+      },
+      stop: () => void stage.return(),
+    }
+  }
+
   return(): Promise<IteratorResult<Out>> {
     this.#last = undefined
     if (this.#finished) return Promise.resolve(DONE)
-    const reject = this.#reject
-    this.#resolve = this.#reject = undefined
+    this.#rejectReads(abortError(this.#layer.signal))
     this.#finish()
     let failure: { error: unknown } | undefined
     try {
@@ -125,7 +177,6 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     } catch (error) {
       failure = { error }
     }
-    reject?.(abortError(this.#layer.signal))
     const stopped = this.#source?.return?.()
     // The caller's guard never waits: a source that ignores the stop must not hold the caller.
     const waited = !stopped || this.#layer.signal ? (stopped?.catch(() => {}), undefined) : stopped
@@ -349,22 +400,52 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   readonly #settle = (result: IteratorResult<Out>): void => {
     const resolve = this.#resolve
     this.#resolve = this.#reject = undefined
-    resolve?.(result)
+    resolve?.(this.#answered(result))
   }
 
   readonly #rejectPending = (error: unknown): void => {
     const reject = this.#reject
     this.#resolve = this.#reject = undefined
-    reject?.(error)
+    if (!reject) return
+    this.#nextInLine()
+    reject(error)
   }
 
-  // A pending read rejects at once; with none pending, the next read does.
-  readonly #onAbort = (): void => {
-    this.#aborted = true
+  /** Rejects the read on its way and every read in line. */
+  #rejectReads(error: unknown): void {
     const reject = this.#reject
-    if (!reject || this.#failing) return
-    this.#resolve = this.#reject = undefined
-    this.#finish()
-    reject(abortError(this.#layer.signal))
+    const inLine = this.#inLine ?? []
+    this.#resolve = this.#reject = this.#inLine = undefined
+    this.#asking = false
+    reject?.(error)
+    for (const waiting of inLine) waiting.reject(error)
   }
+
+  // The caller aborted: a read on its way rejects at once (with none, the next read does) and the
+  // layers stop now, so that every one of them gives back what it holds (a conversation's turn).
+  readonly #onAbort = (): void => {
+    if (this.#failing) return
+    const signal = this.#layer.signal
+    if (this.#reject) this.#rejectReads(abortError(signal))
+    else this.#aborted = true
+    void this.return().catch(() => {})
+  }
+}
+
+/** The stages of callers' streams, by the signal each was made with. */
+const callers = new WeakMap<AbortSignal, CallerStream>()
+
+/** What a caller's stream tells of its reader (see `callerStream`). */
+export interface CallerStream {
+  /** Whether the reader waits for a chunk now. */
+  readonly waiting: boolean
+  /** How many chunks the reader asked for so far: a reader that left asks for no more. */
+  readonly asked: number
+  /** Stops the stream, as the reader's `return()` would. */
+  stop(): void
+}
+
+/** The caller's stream that `signal` was made for (a stage with a `signal`), if any. */
+export function callerStream(signal: AbortSignal | undefined): CallerStream | undefined {
+  return signal && callers.get(signal)
 }

@@ -73,6 +73,23 @@ export function bubbleOf(
   return { ...rest, text, ...(reasoning ? { reasoning } : {}), toolCalls, parts }
 }
 
+/** What a stopped answer says. */
+export const STOPPED = 'Stopped.'
+
+/**
+ * A bubble whose answer ended early (stopped, or failed with `problem`): no longer pending, and its
+ * tool calls that had not finished (arguments streaming, waiting for approval, running) closed
+ * with the same problem, so none shows as still going or still asking.
+ */
+export function interruptedBubble(bubble: ChatMessageView, problem: string): ChatMessageView {
+  const parts = bubble.parts.map((part) =>
+    part.type === 'tool-call' && part.state !== 'done' && part.state !== 'error'
+      ? { ...part, state: 'error' as const, result: problem }
+      : part,
+  )
+  return bubbleOf({ ...bubble, pending: false, problem }, parts)
+}
+
 function toolCallView(part: ToolCallPartView): ToolCallView {
   const status = part.state === 'done' || part.state === 'error' ? part.state : 'running'
   return {

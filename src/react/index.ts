@@ -1,3 +1,4 @@
+'use client'
 // advisor-chain/react: React bindings for a ChatClient.
 export { withStreamPart } from './chat-parts'
 export {

@@ -1,5 +1,3 @@
-import { useEffect } from 'react'
-import { createRoot } from 'react-dom/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HIGHEST_PRECEDENCE } from '../core'
 import { ApprovalQueue, MessageChatMemoryAdvisor, ToolApprovalAdvisor } from '../advisors'
@@ -8,51 +6,9 @@ import { type ChatMemory, IndexedDBChatMemoryRepository, MessageWindowChatMemory
 import { ScriptedChatModel, type ScriptStep } from '../models'
 import { defineTool } from '../tools'
 import type { ChatMessageView, ChatPartView } from './chat-view'
-import { useChat, type ChatStatus, type UseChat, type UseChatOptions } from './use-chat'
+import { mount, unmountAll } from './testing/chat-probe'
 
-/** What a mounted component saw: the hook's latest result, and every status and answer text it rendered. */
-interface Probe {
-  chat: UseChat | undefined
-  statuses: ChatStatus[]
-  answers: string[]
-}
-
-function ChatProbe({ client, options, probe }: { client: ChatClient; options: UseChatOptions; probe: Probe }) {
-  const chat = useChat(client, options)
-  const answer = chat.messages.findLast((message) => message.role === 'assistant')
-  // After each commit: only states that really reached the screen are recorded.
-  useEffect(() => {
-    probe.chat = chat
-    if (probe.statuses.at(-1) !== chat.status) probe.statuses.push(chat.status)
-    if (answer && probe.answers.at(-1) !== answer.text) probe.answers.push(answer.text)
-  })
-  return (
-    <p data-status={chat.status} data-testid="answer">
-      {answer?.text}
-    </p>
-  )
-}
-
-const unmounts: Array<() => void> = []
-afterEach(() => unmounts.splice(0).forEach((unmount) => unmount()))
-
-async function mount(client: ChatClient, options: UseChatOptions = {}) {
-  const container = document.createElement('div')
-  document.body.append(container)
-  const root = createRoot(container)
-  const probe: Probe = { chat: undefined, statuses: [], answers: [] }
-  root.render(<ChatProbe client={client} options={options} probe={probe} />)
-  let mounted = true
-  const unmount = () => {
-    if (!mounted) return
-    mounted = false
-    root.unmount()
-    container.remove()
-  }
-  unmounts.push(unmount)
-  await expect.poll(() => probe.chat).toBeDefined()
-  return { probe, chat: () => probe.chat!, container, unmount }
-}
+afterEach(unmountAll)
 
 /** A promise the test settles by hand: a tool that waits on it holds the loop in the tools phase. */
 function gate() {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ApprovalQueue } from '../advisors'
 import type { ChatClient, ChatClientRequestSpec } from '../client'
 import {
+  assistantMessage,
   filePart,
   imagePart,
   isAbortError,
@@ -9,12 +10,22 @@ import {
   userMessageOf,
   type AttachmentPart,
   type Message,
+  type StreamPart,
   type UserMessage,
   type UserPart,
 } from '../core'
 import { ChatMemory } from '../memory'
 import { withStreamPart } from './chat-parts'
-import { bubbleOf, toViews, viewId, type ChatMessageView, type ChatPartView } from './chat-view'
+import {
+  bubbleOf,
+  interruptedBubble,
+  STOPPED,
+  toViews,
+  viewId,
+  type ChatMessageView,
+  type ChatPartView,
+} from './chat-view'
+import { forgetConversation, forgetTurn } from './memory-edits'
 
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'running-tools' | 'error'
 
@@ -42,32 +53,66 @@ export interface UseChat {
   error: Error | undefined
   /** True when the restored conversation ended with tool calls that never ran (the page closed mid-turn). */
   pendingTurn: boolean
-  /** Sends a user message (with images or files, optional) and streams the answer into `messages`. */
+  /**
+   * Sends a user message (with images or files, optional) and streams the answer into `messages`.
+   * An answer still running is stopped first, as `stop()` would (its bubble keeps what arrived).
+   * Resolves when the answer ends, however it ends; it never rejects for the model's errors
+   * (they show in `status` and `error`).
+   */
   send(text: string, attachments?: ReadonlyArray<AttachmentPart | File>): Promise<void>
   /** The same as `send`, as one object: `sendMessage({ text, attachments })`. */
   sendMessage(message: { text: string; attachments?: ReadonlyArray<AttachmentPart | File> }): Promise<void>
-  /** Continues a pending turn: its tool calls run (asking for approval again where needed) and the model answers. */
+  /** Continues a pending turn: its tool calls run (asking for approval again where needed) and the model answers. Does nothing without one. */
   resume(): Promise<void>
-  /** Stops the answer being streamed (and any running tool). */
+  /** Stops the answer being streamed: its model request, running tools and pending approvals are cancelled. */
   stop(): void
-  /** Asks again for the last user message, replacing the failed or stopped answer. */
+  /** Asks the last question again, replacing its answer (failed, stopped, or still running: then it is stopped first). */
   retry(): Promise<void>
-  /** Asks the last question again and replaces its answer, also when the answer was fine (memory forgets the old turn). */
+  /** The same as `retry`, for an answer that was fine: the old turn is forgotten (in memory too) and asked again. */
   regenerate(): Promise<void>
   /**
    * Answers the approval a tool call waits for, from the message that shows it (its part is
    * `awaiting-approval`). Needs the `approvals` queue the ToolApprovalAdvisor asks.
    */
   addToolApproval(answer: ToolApprovalAnswer): void
-  /** Forgets the conversation (and its memory). */
+  /** Stops what runs and forgets the conversation (and its memory). */
   clear(): Promise<void>
+}
+
+/** One answer: while it is the hook's current answer it alone writes the answer's state; once replaced or stopped, nothing. */
+interface Answer {
+  readonly controller: AbortController
+  /** The assistant bubble it streams into. */
+  readonly bubbleId: string
+}
+
+/** A question and its user bubble. */
+interface Question {
+  id: string
+  message: UserMessage
+}
+
+/** A finished question and answer, sent again with the next question when there is no memory. */
+interface Exchange {
+  questionId: string
+  messages: Message[]
+}
+
+/** The conversation being restored from memory: actions wait until it is shown. */
+interface Restore {
+  memory?: ChatMemory
+  conversationId: string
+  done: boolean
+  ready: Promise<void>
+  open: () => void
 }
 
 /**
  * A chat UI's state for a ChatClient: the messages as ordered parts, the answer streaming into them,
  * tool calls where they happened and in their states (reported from inside the tool loop by
  * `.stream().parts()`, not guessed), approvals answered from the message, attachments, stop,
- * retry and regenerate.
+ * retry and regenerate. One answer runs at a time: sending, retrying, regenerating, resuming or
+ * clearing stops the one that runs first, and so does unmounting.
  */
 export function useChat(client: ChatClient | undefined, options: UseChatOptions = {}): UseChat {
   const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID, configure, approvals } = options
@@ -75,139 +120,187 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
   const [status, setStatus] = useState<ChatStatus>(memory ? 'loading' : 'idle')
   const [error, setError] = useState<Error>()
   const [pendingTurn, setPendingTurn] = useState(false)
-  const abort = useRef<AbortController | undefined>(undefined)
-  const history = useRef<Message[]>([])
-  const latest = useRef(messages)
-  latest.current = messages
-  // Opens when the conversation is restored from memory: a send made before then waits for it.
-  // Made during render, so a send right after mounting (before the effect runs) waits too.
-  const restored = useRef<{ memory?: ChatMemory; conversationId: string; ready: Promise<void>; open: () => void }>(
-    undefined,
-  )
-  const gate = restored.current
-  if (!gate || gate.memory !== memory || gate.conversationId !== conversationId) {
-    let open = () => {}
-    const ready = memory ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve()
-    restored.current = { ...(memory ? { memory } : {}), conversationId, ready, open }
+  // The bubbles as the latest change left them, ahead of React's render: actions in one tick build on each other.
+  const shown = useRef<ChatMessageView[]>(messages)
+  const current = useRef<Answer | undefined>(undefined)
+  // Without memory: the finished exchanges, sent again before each new question.
+  const exchanges = useRef<Exchange[]>([])
+  // `pendingTurn` as resume() must read it: at once, not at the next render.
+  const resumable = useRef(false)
+  // Set when the component unmounts (not before it mounts: a send may come before the effects run).
+  const unmounted = useRef(false)
+  // Made during render, so a send right after mounting (before the effect runs) waits for the restore too.
+  const restored = useRef<Restore | undefined>(undefined)
+  if (restored.current?.memory !== memory || restored.current?.conversationId !== conversationId) {
+    // A send still waiting for the conversation before wakes up, and sees that the hook moved on.
+    restored.current?.open()
+    restored.current = restoreOf(memory, conversationId)
+  }
+  // This render's conversation: its actions act on it, or on nothing once the hook has left it.
+  const restore = restored.current
+
+  const show = (change: (list: ChatMessageView[]) => ChatMessageView[]) => {
+    shown.current = change(shown.current)
+    setMessages(shown.current)
+  }
+  const showIn = (bubbleId: string, change: (bubble: ChatMessageView) => ChatMessageView) =>
+    show((list) => list.map((bubble) => (bubble.id === bubbleId ? change(bubble) : bubble)))
+  const showPendingTurn = (pending: boolean) => {
+    resumable.current = pending
+    setPendingTurn(pending)
   }
 
-  useEffect(() => {
-    let live = true
-    history.current = []
-    setError(undefined)
-    if (!memory) {
-      setMessages([])
-      setStatus('idle')
-      return
-    }
-    setStatus('loading')
-    const { open } = restored.current!
-    memory
-      .get(conversationId)
-      .then((stored) => {
-        if (!live) return
-        setMessages(toViews(stored))
-        setPendingTurn(endsWithUnansweredCalls(stored))
-        setStatus('idle')
-      })
-      .catch((failure: unknown) => {
-        if (!live) return
-        setError(failure as Error)
-        setStatus('error')
-      })
-      .finally(open)
-    return () => {
-      live = false
-      abort.current?.abort()
-    }
-  }, [memory, conversationId])
+  /** Ends the current answer where it is: its model request, tools and pending approval are aborted, and it writes nothing more. */
+  const abandon = (): Answer | undefined => {
+    const answer = current.current
+    current.current = undefined
+    answer?.controller.abort()
+    return answer
+  }
 
-  /** Streams an answer: to a new user message, or (undefined) to the pending turn the conversation ended with. */
-  const answer = useCallback(
-    async (message: UserMessage | undefined) => {
-      if (!client) throw new Error('useChat has no ChatClient yet; pass one before sending')
-      await restored.current?.ready
-      abort.current?.abort()
-      const controller = new AbortController()
-      abort.current = controller
-      const lastBubble = latest.current.at(-1)
-      const bubbleId = message === undefined && lastBubble?.role === 'assistant' ? lastBubble.id : viewId('a')
-      const update = (change: (bubble: ChatMessageView) => ChatMessageView) =>
-        setMessages((list) => list.map((bubble) => (bubble.id === bubbleId ? change(bubble) : bubble)))
-      setPendingTurn(false)
-      if (message === undefined) update((bubble) => ({ ...bubble, pending: true }))
-      else
-        setMessages((list) => [
-          ...list,
-          bubbleOf({ id: viewId('u'), role: 'user' }, partsOf(message) as ChatPartView[]),
-          bubbleOf({ id: bubbleId, role: 'assistant', pending: true }, []),
-        ])
-      setError(undefined)
-      setStatus('streaming')
-      let spec = client
+  /** Makes a new answer the current one, after stopping the one that ran; `showBubbles` adds its bubble. */
+  const begin = (bubbleId: string, showBubbles: (list: ChatMessageView[]) => ChatMessageView[]): Answer => {
+    const replaced = abandon()
+    if (replaced) showIn(replaced.bubbleId, (bubble) => interruptedBubble(bubble, STOPPED))
+    const answer: Answer = { controller: new AbortController(), bubbleId }
+    current.current = answer
+    show(showBubbles)
+    setError(undefined)
+    showPendingTurn(false)
+    setStatus('streaming')
+    return answer
+  }
+
+  /** Streams the answer to `question`, or (undefined) to the pending turn the conversation ended with, after `prepare`. */
+  const stream = async (
+    chatClient: ChatClient,
+    answer: Answer,
+    question: Question | undefined,
+    prepare?: Promise<void>,
+  ): Promise<void> => {
+    const isCurrent = () => current.current === answer
+    let reply = ''
+    try {
+      if (prepare) {
+        await prepare
+        if (!isCurrent()) return
+      }
+      let spec = chatClient
         .prompt()
         .advisorParams({ [ChatMemory.CONVERSATION_ID]: conversationId })
-        .signal(controller.signal)
-      if (!memory) spec = spec.messages(...history.current)
-      if (message !== undefined) spec = spec.messages(message)
+        .signal(answer.controller.signal)
+      if (!memory) spec = spec.messages(...exchanges.current.flatMap((exchange) => exchange.messages))
+      if (question) spec = spec.messages(question.message)
       if (configure) spec = configure(spec)
-      let reply = ''
-      try {
-        // Each event moves the bubble on: text and reasoning grow, tool cards appear where the model started them.
-        for await (const event of spec.stream().parts()) {
-          if (controller.signal.aborted) break
-          if (event.type === 'tool-start') setStatus('running-tools')
-          else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
-          else if (event.type === 'text-delta') reply += event.delta
-          update((bubble) => {
-            const parts = withStreamPart(bubble.parts, event)
-            return parts === bubble.parts ? bubble : bubbleOf(bubble, parts)
-          })
-        }
-        if (!memory && message !== undefined)
-          history.current = [...history.current, message, { role: 'assistant', text: reply, toolCalls: [] }]
-        update((bubble) => ({ ...bubble, pending: false }))
-        setStatus('idle')
-      } catch (failure) {
-        const stopped = isAbortError(failure)
-        update((bubble) => ({ ...bubble, pending: false, problem: stopped ? 'Stopped.' : (failure as Error).message }))
-        if (stopped) setStatus('idle')
-        else {
-          setError(failure as Error)
-          setStatus('error')
-        }
-      } finally {
-        if (abort.current === controller) abort.current = undefined
+      // Each event moves the bubble on: text and reasoning grow, tool cards appear where the model started them.
+      for await (const event of spec.stream().parts()) {
+        if (!isCurrent()) return
+        if (!question && isReplayedText(event)) continue
+        if (event.type === 'tool-start') setStatus('running-tools')
+        else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
+        else if (event.type === 'text-delta') reply += event.delta
+        showIn(answer.bubbleId, (bubble) => {
+          const parts = withStreamPart(bubble.parts, event)
+          return parts === bubble.parts ? bubble : bubbleOf(bubble, parts)
+        })
       }
-    },
-    [client, memory, conversationId, configure],
-  )
-
-  /** The user message a bubble showed, attachments included, to send again. */
-  const lastQuestion = () => {
-    const list = latest.current
-    const index = list.findLastIndex((bubble) => bubble.role === 'user')
-    return index < 0 ? undefined : { index, message: userMessageOf(list[index]!.parts as UserPart[]) }
+      if (!isCurrent()) return
+      current.current = undefined
+      if (!memory && question) {
+        const messages = [question.message, assistantMessage(reply)]
+        exchanges.current = [...exchanges.current, { questionId: question.id, messages }]
+      }
+      showIn(answer.bubbleId, (bubble) => ({ ...bubble, pending: false }))
+      setStatus('idle')
+    } catch (failure) {
+      if (!isCurrent()) return
+      current.current = undefined
+      // Aborted by something other than the hook (a signal of `configure`, a provider's timeout): as stopped.
+      const stopped = isAbortError(failure)
+      showIn(answer.bubbleId, (bubble) => interruptedBubble(bubble, stopped ? STOPPED : (failure as Error).message))
+      setStatus(stopped ? 'idle' : 'error')
+      if (!stopped) setError(failure as Error)
+    }
   }
 
-  const retry = useCallback(async () => {
-    const last = lastQuestion()
-    if (!last) return
-    setMessages(latest.current.slice(0, last.index))
-    await answer(last.message)
-  }, [answer])
+  /** Runs an action once the conversation is shown (restored from memory); not at all once the hook has moved on. */
+  const whenRestored = (action: () => Promise<void>): Promise<void> => {
+    const stillHere = () => restored.current === restore && !unmounted.current
+    if (restore.done) return stillHere() ? action() : Promise.resolve()
+    return restore.ready.then(() => (stillHere() ? action() : undefined))
+  }
 
-  const regenerate = useCallback(async () => {
-    const last = lastQuestion()
-    if (!last) return
-    abort.current?.abort()
-    setMessages(latest.current.slice(0, last.index))
-    // The turn asked again replaces the old one, in the history sent and in memory.
-    const lastUser = history.current.findLastIndex((message) => message.role === 'user')
-    if (lastUser >= 0) history.current = history.current.slice(0, lastUser)
-    if (memory) await forgetLastTurn(memory, conversationId)
-    await answer(last.message)
-  }, [answer, memory, conversationId])
+  const sendMessage = ({
+    text,
+    attachments = [],
+  }: {
+    text: string
+    attachments?: ReadonlyArray<AttachmentPart | File>
+  }) => {
+    const message = userMessageOf([
+      ...(text ? [{ type: 'text' as const, text }] : []),
+      ...attachments.map(asAttachment),
+    ])
+    return whenRestored(async () => {
+      const chatClient = required(client)
+      const question = { id: viewId('u'), message }
+      const bubbleId = viewId('a')
+      const answer = begin(bubbleId, (list) => [
+        ...list,
+        bubbleOf({ id: question.id, role: 'user' }, partsOf(message) as ChatPartView[]),
+        bubbleOf({ id: bubbleId, role: 'assistant', pending: true }, []),
+      ])
+      await stream(chatClient, answer, question)
+    })
+  }
+
+  /** Asks the last question again in a new bubble: the answer it had is forgotten, on screen, in what is sent and in memory. */
+  const askAgain = () =>
+    whenRestored(async () => {
+      const chatClient = required(client)
+      const list = shown.current
+      const index = list.findLastIndex((bubble) => bubble.role === 'user')
+      if (index < 0) return
+      const question = { id: list[index]!.id, message: userMessageOf(list[index]!.parts as UserPart[]) }
+      const bubbleId = viewId('a')
+      const answer = begin(bubbleId, (bubbles) => [
+        ...bubbles.slice(0, index + 1),
+        bubbleOf({ id: bubbleId, role: 'assistant', pending: true }, []),
+      ])
+      exchanges.current = exchanges.current.filter((exchange) => exchange.questionId !== question.id)
+      // Asked now, not after a wait: the edit takes its place in the conversation before any later turn.
+      const forgotten = memory ? forgetTurn(memory, conversationId, question.message) : undefined
+      await stream(chatClient, answer, question, forgotten)
+    })
+
+  const resume = () =>
+    whenRestored(async () => {
+      const chatClient = required(client)
+      const last = shown.current.at(-1)
+      if (!resumable.current || last?.role !== 'assistant') return
+      const answer = begin(last.id, (list) =>
+        list.map((bubble) => (bubble.id === last.id ? { ...bubble, pending: true } : bubble)),
+      )
+      await stream(chatClient, answer, undefined)
+    })
+
+  const stop = () => {
+    const stopped = abandon()
+    if (!stopped) return
+    showIn(stopped.bubbleId, (bubble) => interruptedBubble(bubble, STOPPED))
+    setStatus('idle')
+  }
+
+  const clear = () =>
+    whenRestored(async () => {
+      abandon()
+      exchanges.current = []
+      show(() => [])
+      setError(undefined)
+      showPendingTurn(false)
+      setStatus('idle')
+      if (memory) await forgetConversation(memory, conversationId)
+    })
 
   const addToolApproval = useCallback(
     ({ id, approved, reason }: ToolApprovalAnswer) => {
@@ -225,22 +318,45 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     [approvals],
   )
 
-  const clear = useCallback(async () => {
-    abort.current?.abort()
-    history.current = []
-    setMessages([])
-    setError(undefined)
-    setStatus('idle')
-    await memory?.clear(conversationId)
-  }, [memory, conversationId])
+  useEffect(() => {
+    unmounted.current = false
+    return () => {
+      unmounted.current = true
+    }
+  }, [])
 
-  const sendMessage = ({
-    text,
-    attachments = [],
-  }: {
-    text: string
-    attachments?: ReadonlyArray<AttachmentPart | File>
-  }) => answer(userMessageOf([...(text ? [{ type: 'text' as const, text }] : []), ...attachments.map(asAttachment)]))
+  useEffect(() => {
+    let live = true
+    exchanges.current = []
+    show(() => [])
+    setError(undefined)
+    showPendingTurn(false)
+    setStatus(memory ? 'loading' : 'idle')
+    memory
+      ?.get(conversationId)
+      .then(
+        (stored) => {
+          if (!live) return
+          show(() => toViews(stored))
+          showPendingTurn(endsWithUnansweredCalls(stored))
+          setStatus('idle')
+        },
+        (failure: unknown) => {
+          if (!live) return
+          setError(failure as Error)
+          setStatus('error')
+        },
+      )
+      .finally(() => {
+        // Opened by the restore in effect, or after unmounting (actions waiting for it then do nothing).
+        if (live || unmounted.current) restore.open()
+      })
+    return () => {
+      live = false
+      // Another conversation, or unmounted: the answer of this one stops.
+      abandon()
+    }
+  }, [memory, conversationId])
 
   return {
     messages,
@@ -250,13 +366,35 @@ export function useChat(client: ChatClient | undefined, options: UseChatOptions 
     send: (text: string, attachments?: ReadonlyArray<AttachmentPart | File>) =>
       sendMessage({ text, ...(attachments ? { attachments } : {}) }),
     sendMessage,
-    resume: () => answer(undefined),
-    stop: () => abort.current?.abort(),
-    retry,
-    regenerate,
+    resume,
+    stop,
+    retry: askAgain,
+    regenerate: askAgain,
     addToolApproval,
     clear,
   }
+}
+
+/** A restore of the conversation, to wait for; without memory there is nothing to restore. */
+function restoreOf(memory: ChatMemory | undefined, conversationId: string): Restore {
+  if (!memory) return { conversationId, done: true, ready: Promise.resolve(), open: () => {} }
+  let opened!: () => void
+  const restore: Restore = {
+    memory,
+    conversationId,
+    done: false,
+    ready: new Promise<void>((resolve) => (opened = resolve)),
+    open: () => {
+      restore.done = true
+      opened()
+    },
+  }
+  return restore
+}
+
+function required(client: ChatClient | undefined): ChatClient {
+  if (!client) throw new Error('useChat has no ChatClient yet; pass one before sending')
+  return client
 }
 
 /** A picked file as a part: an image when its type says so, else a file. */
@@ -265,13 +403,9 @@ function asAttachment(attachment: AttachmentPart | File): AttachmentPart {
   return attachment.type.startsWith('image/') ? imagePart(attachment) : filePart(attachment)
 }
 
-/** Removes the last turn (from its user message on) from memory, so asking it again does not store it twice. */
-async function forgetLastTurn(memory: ChatMemory, conversationId: string): Promise<void> {
-  const stored = await memory.get(conversationId)
-  const lastUser = stored.findLastIndex((message) => message.role === 'user')
-  if (lastUser < 0) return
-  await memory.clear(conversationId)
-  if (lastUser > 0) await memory.add(conversationId, stored.slice(0, lastUser))
+/** A resumed turn's first round replays the message its bubble already shows: its text is not shown twice. */
+function isReplayedText(event: StreamPart): boolean {
+  return (event.type === 'text-delta' || event.type === 'reasoning-delta') && event.round === 1
 }
 
 function endsWithUnansweredCalls(messages: readonly Message[]): boolean {

@@ -3,5 +3,8 @@
 //   new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })
 import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm'
 
-const handler = new WebWorkerMLCEngineHandler()
-self.onmessage = (message: MessageEvent) => handler.onmessage(message)
+// Imported where it is no worker (a server render, a test), it does nothing.
+if (typeof self !== 'undefined') {
+  const handler = new WebWorkerMLCEngineHandler()
+  self.onmessage = (message: MessageEvent) => handler.onmessage(message)
+}

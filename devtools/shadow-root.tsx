@@ -1,15 +1,16 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
-import { styles } from './styles'
 
-// One constructed stylesheet for every panel on the page.
-let sheet: CSSStyleSheet | undefined
+// One constructed stylesheet per text of CSS, shared by every root on the page that uses it.
+const sheets = new Map<string, CSSStyleSheet>()
 
-function adopt(root: ShadowRoot): void {
+function adopt(root: ShadowRoot, styles: string): void {
   if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    let sheet = sheets.get(styles)
     if (!sheet) {
       sheet = new CSSStyleSheet()
       sheet.replaceSync(styles)
+      sheets.set(styles, sheet)
     }
     root.adoptedStyleSheets = [sheet]
   } else if (!root.querySelector('style')) {
@@ -20,18 +21,26 @@ function adopt(root: ShadowRoot): void {
 }
 
 /**
- * Renders its children into an open shadow root with the panel's own stylesheet: host page CSS
- * does not reach in (inherited properties are reset at the boundary), and the panel's CSS does not
- * leak out. `className` is for the host element (`embedded` fills its container).
+ * Renders its children into an open shadow root with the given stylesheet: host page CSS does not
+ * reach in (inherited properties are reset at the boundary), and the devtools' CSS does not leak
+ * out. `className` is for the host element (`embedded` fills its container).
  */
-export function ShadowRoot({ children, className }: { children: ReactNode; className?: string }) {
+export function ShadowRoot({
+  children,
+  className,
+  styles,
+}: {
+  children: ReactNode
+  className?: string
+  styles: string
+}) {
   const host = useRef<HTMLDivElement>(null)
   const [container, setContainer] = useState<HTMLElement | null>(null)
   useLayoutEffect(() => {
     const element = host.current
     if (!element) return
     const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' })
-    adopt(root)
+    adopt(root, styles)
     let mount = root.querySelector<HTMLElement>('.mount')
     if (!mount) {
       mount = document.createElement('div')
@@ -39,7 +48,7 @@ export function ShadowRoot({ children, className }: { children: ReactNode; class
       root.appendChild(mount)
     }
     setContainer(mount)
-  }, [className])
+  }, [className, styles])
   return (
     <div
       ref={host}

@@ -1,0 +1,81 @@
+'use client'
+// The page's whole chat: the chain runs here, in the browser; the key stays in the route.
+import {
+  ApprovalQueue,
+  ChatClient,
+  IndexedDBChatMemoryRepository,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
+  ObserverAdvisor,
+  OpenAIChatModel,
+  ToolApprovalAdvisor,
+  defineTool,
+} from 'advisor-chain'
+import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
+import { useChat } from 'advisor-chain/react'
+import { useState } from 'react'
+
+const store = createDevtoolsStore()
+const approvals = new ApprovalQueue()
+const memory = MessageWindowChatMemory.builder()
+  .chatMemoryRepository(new IndexedDBChatMemoryRepository({ databaseName: 'consumer-next' }))
+  .build()
+
+const weather = defineTool({
+  name: 'get_weather',
+  description: 'The weather in a city',
+  inputSchema: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  } as const,
+  execute: ({ city }) => ({ city, forecast: 'sunny', celsius: 21 }),
+})
+
+const client = ChatClient.builder(new OpenAIChatModel({ baseURL: '/api/openai', model: 'mock-model' }))
+  .defaultTools(weather)
+  .defaultAdvisors(
+    MessageChatMemoryAdvisor.builder(memory).build(),
+    new ObserverAdvisor({ sink: store }),
+    ToolApprovalAdvisor.builder().handler(approvals.handler).policy('get_weather', 'always').build(),
+  )
+  .build()
+
+export function Chat({ conversationId }: { conversationId: string }) {
+  const chat = useChat(client, { memory, conversationId, approvals })
+  const [text, setText] = useState('What is the weather in Paris?')
+  return (
+    <section>
+      <ol>
+        {chat.messages.map((message) => (
+          <li key={message.id} data-testid={`message-${message.role}`}>
+            {message.parts.map((part, index) =>
+              part.type === 'tool-call' ? (
+                <span key={index} data-testid="tool-card" data-state={part.state}>
+                  {part.name}({part.arguments}) {part.result}
+                  {part.state === 'awaiting-approval' && (
+                    <button onClick={() => chat.addToolApproval({ id: part.id, approved: true })}>Approve</button>
+                  )}
+                </span>
+              ) : part.type === 'text' ? (
+                <span key={index}>{part.text}</span>
+              ) : null,
+            )}
+          </li>
+        ))}
+      </ol>
+      <p data-testid="status">{chat.status}</p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          void chat.send(text)
+        }}
+      >
+        <input value={text} onChange={(event) => setText(event.target.value)} aria-label="Message" />
+        <button type="submit">Send</button>
+      </form>
+      <AdvisorDevtools store={store} enabled />
+    </section>
+  )
+}
