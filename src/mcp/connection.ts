@@ -5,6 +5,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import { abortError } from '../core'
 import { ToolCallError } from '../tools'
 import type { Redactor } from '../trace'
+import { cut } from './result'
 
 export interface ConnectionSettings {
   headers: Record<string, string>
@@ -13,6 +14,10 @@ export interface ConnectionSettings {
   redactor: Redactor
   /** Called when the server says its tool list changed. */
   onToolsChanged: () => void
+  /** The longest wait for the server: connecting (at most 15 s), a ping, ending the session. */
+  timeoutMs: number
+  /** The longest text of the server's a message of this module carries (`maxResultLength`). */
+  maxLength: number
 }
 
 const CLIENT_INFO = { name: 'advisor-chain', version: '0.1.0' }
@@ -60,8 +65,10 @@ export class McpConnection {
       try {
         connection.#client = await connection.#connect()
       } catch (error) {
+        // A server's error may be megabytes long.
+        const reason = cut(connection.#describe(error), settings.maxLength)
         throw new Error(
-          `Could not connect to an MCP server at ${target.host}: ${connection.#describe(error)}. Check that the URL is the server's MCP endpoint (often …/mcp), that the server runs${typeof document === 'undefined' ? '' : ', and that its CORS settings allow this page'}.`,
+          `Could not connect to an MCP server at ${target.host}: ${reason}. Check that the URL is the server's MCP endpoint (often …/mcp), that the server runs${typeof document === 'undefined' ? '' : ', and that its CORS settings allow this page'}.`,
         )
       }
     } else if (!target.getServerCapabilities()) {
@@ -73,7 +80,7 @@ export class McpConnection {
   /** The server's own name and version, as it introduced itself. */
   get serverName(): string {
     const info = this.#client?.getServerVersion()
-    return info ? `${info.name} ${info.version}` : this.host
+    return info ? cut(`${info.name} ${info.version}`, 200) : this.host
   }
 
   /**
@@ -101,7 +108,7 @@ export class McpConnection {
     }
   }
 
-  /** A readable, masked reason for a failure of this connection. */
+  /** A readable, masked reason for a failure of this connection, as long as the server made it. */
   describe(error: unknown): string {
     return this.#describe(error)
   }
@@ -115,7 +122,13 @@ export class McpConnection {
       return
     }
     const transport = client.transport
-    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {})
+    if (transport instanceof StreamableHTTPClientTransport) {
+      // A server that never answers the end of the session is left after the timeout; closing aborts the request.
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const waited = new Promise((resolve) => (timer = setTimeout(resolve, this.settings.timeoutMs)))
+      await Promise.race([transport.terminateSession().catch(() => {}), waited])
+      clearTimeout(timer)
+    }
     await client.close()
   }
 
@@ -153,7 +166,8 @@ export class McpConnection {
   async #connect(signal?: AbortSignal): Promise<Client> {
     const url = this.url!
     const { headers, fetch } = this.settings
-    const options = { timeout: CONNECT_TIMEOUT_MS, ...(signal ? { signal } : {}) }
+    const timeout = Math.min(this.settings.timeoutMs, CONNECT_TIMEOUT_MS)
+    const options = { timeout, ...(signal ? { signal } : {}) }
     const client = this.#newClient()
     try {
       await client.connect(
@@ -162,6 +176,8 @@ export class McpConnection {
       )
       return client
     } catch (error) {
+      // Closing aborts what is still waiting (a silent server keeps its requests open).
+      void client.close().catch(() => {})
       if (!(error instanceof StreamableHTTPError && isClientError(error.code))) throw error
       const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js')
       const legacy = this.#newClient()
@@ -172,6 +188,7 @@ export class McpConnection {
         )
         return legacy
       } catch (fallback) {
+        void legacy.close().catch(() => {})
         throw new Error(
           `${this.#describe(error)}; the older HTTP+SSE transport failed too: ${this.#describe(fallback)}`,
         )
@@ -198,7 +215,7 @@ export class McpConnection {
       if (this.#inFlight === 0 || this.#checking || client !== this.#client) return
       this.#checking = true
       client
-        .ping({ timeout: PING_TIMEOUT_MS })
+        .ping({ timeout: Math.min(this.settings.timeoutMs, PING_TIMEOUT_MS) })
         .catch((error: unknown) => this.#lose(client, error))
         .finally(() => {
           this.#checking = false
@@ -216,13 +233,22 @@ export class McpConnection {
   }
 
   #describe(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = isTimeout(error)
+      ? `no answer within ${(error.data as { timeout?: number } | undefined)?.timeout} ms`
+      : error instanceof Error
+        ? error.message
+        : String(error)
     return this.settings.redactor.text(message.replace(/^Streamable HTTP error: /, ''))
   }
 }
 
 function isClientError(status: number | undefined): boolean {
   return status !== undefined && status >= 400 && status < 500
+}
+
+/** Whether the SDK gave up waiting for an answer (its `timeout` option). */
+export function isTimeout(error: unknown): error is McpError {
+  return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)
 }
 
 /** Errors that mean the session is gone, not that the tool failed. */

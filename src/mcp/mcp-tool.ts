@@ -3,7 +3,7 @@ import type { ToolCallback, ToolSource } from '../core'
 import { defineTool, ToolCallError } from '../tools'
 import type { Redactor } from '../trace'
 import type { McpConnection } from './connection'
-import { forTrace, resultText } from './result'
+import { cut, forTrace, resultText } from './result'
 
 export interface McpToolSettings {
   /** The name the model sees (`prefix` + the server's name). */
@@ -18,7 +18,8 @@ export interface McpToolSettings {
 /**
  * One tool of an MCP server as a ToolCallback: arguments are checked against the server's schema
  * like any tool's, the call goes to the server with the loop's AbortSignal, and the result comes
- * back as text. `isError` results, transport failures and oversized results become `Error:` responses.
+ * back as text. `isError` results, transport failures and oversized results become `Error:` responses,
+ * and no text of the server's reaches the model longer than `maxResultLength`.
  */
 export function mcpTool(tool: Tool, settings: McpToolSettings): ToolCallback {
   const { name, connection, source, redactor, maxResultLength, timeoutMs } = settings
@@ -52,12 +53,16 @@ export function mcpTool(tool: Tool, settings: McpToolSettings): ToolCallback {
         }
         const reason = connection.describe(error)
         report({ error: reason })
-        if (error instanceof ToolCallError) throw new ToolCallError(`tool '${name}' failed: ${error.message}`)
-        throw new ToolCallError(`tool '${name}' of the MCP server ${connection.host} failed: ${reason}`)
+        const failure =
+          error instanceof ToolCallError
+            ? `tool '${name}' failed: ${error.message}`
+            : `tool '${name}' of the MCP server ${connection.host} failed: ${reason}`
+        throw new ToolCallError(cut(failure, maxResultLength))
       }
       report({ response: result })
       const text = redactor.text(resultText(result))
-      if (result.isError) throw new ToolCallError(text || `tool '${name}' reported an error without a message`)
+      if (result.isError)
+        throw new ToolCallError(cut(text, maxResultLength) || `tool '${name}' reported an error without a message`)
       if (text.length > maxResultLength) {
         throw new ToolCallError(
           `tool '${name}' returned ${text.length} characters, more than the limit of ${maxResultLength}; ask for less (a narrower query, fewer items)`,

@@ -1,5 +1,6 @@
 import { inject } from 'vitest'
 import { commands } from 'vitest/browser'
+import { hostileSuite } from './testing/hostile-suite'
 import { mcpSuite } from './testing/mcp-suite'
 
 // The page talks to the loopback MCP servers directly (they allow any origin).
@@ -8,3 +9,5 @@ mcpSuite(() => ({
   start: (kind, port) => commands.startMcpServer(kind, port),
   kill: (pid) => commands.stopMcpServer(pid),
 }))
+
+hostileSuite(() => inject('mcpServers').fixture)

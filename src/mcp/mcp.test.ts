@@ -1,4 +1,5 @@
 import { inject } from 'vitest'
+import { hostileSuite } from './testing/hostile-suite'
 import { mcpSuite } from './testing/mcp-suite'
 import { startServer, stopServer } from './testing/servers'
 
@@ -10,3 +11,5 @@ mcpSuite(() => ({
   },
   kill: stopServer,
 }))
+
+hostileSuite(() => inject('mcpServers').fixture)

@@ -38,6 +38,13 @@ function base64Bytes(data: string): number {
   return Math.floor((data.length * 3) / 4) - padding
 }
 
+/** `text` cut to at most `max` characters (`max` at least 50), its end saying how long it was. */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text
+  const note = `… (cut from ${text.length} characters)`
+  return text.slice(0, max - note.length) + note
+}
+
 const TRACED_STRING_LENGTH = 2000
 
 /** A copy of an MCP message for the trace: long strings (base64 images, big texts) are cut. */

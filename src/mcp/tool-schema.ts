@@ -17,14 +17,22 @@ function metaValidator(): Promise<Validator> {
 // Errors that only say that something inside failed; the inner errors say what.
 const CONTAINERS = new Set(['properties', 'additionalProperties', 'items', 'anyOf', 'allOf', 'oneOf', '$ref'])
 
-/** Why a tool's input schema cannot be offered to a model, or `undefined` when it can. */
-export async function schemaProblem(schema: JsonSchema): Promise<string | undefined> {
+/**
+ * Why a tool's input (or output) schema cannot be used, or `undefined` when it can. An input
+ * schema gets the validator its arguments are checked with; an output schema the one the SDK
+ * checks results with (@cfworker/json-schema's).
+ */
+export async function schemaProblem(
+  schema: JsonSchema,
+  role: 'input' | 'output' = 'input',
+): Promise<string | undefined> {
   // The tool's validator is prepared while the meta-schema loads, not after it.
   let prepared: Promise<void> | undefined
   try {
-    prepared = resolveSchema(schema, 'input').prepare?.()
+    if (role === 'input') prepared = resolveSchema(schema, 'input').prepare?.()
+    else new Validator(schema, '2020-12')
   } catch (error) {
-    return `its input schema cannot be used: ${(error as Error).message}`
+    return `its ${role} schema cannot be used: ${(error as Error).message}`
   }
   prepared?.catch(() => {})
   const checked = (await metaValidator()).validate(schema)
@@ -32,13 +40,13 @@ export async function schemaProblem(schema: JsonSchema): Promise<string | undefi
     const reasons = checked.errors
       .filter((error) => !CONTAINERS.has(error.keyword))
       .map((error) => `${error.instanceLocation.replace(/^#/, '') || '/'}: ${error.error}`)
-    return `its input schema is not a valid JSON Schema (${[...new Set(reasons)].slice(0, 3).join('; ')})`
+    return `its ${role} schema is not a valid JSON Schema (${[...new Set(reasons)].slice(0, 3).join('; ')})`
   }
   try {
     // Compiled now, so a broken reference is found here and the first call does not wait for it.
     await prepared
   } catch (error) {
-    return `its input schema cannot be used: ${(error as Error).message}`
+    return `its ${role} schema cannot be used: ${(error as Error).message}`
   }
   return undefined
 }

@@ -1,11 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
-import type { ToolCallback, ToolSource } from '../core'
+import { wholeNumber, type ToolCallback, type ToolSource } from '../core'
 import { Redactor, type RedactionRules } from '../trace'
 import { McpConnection } from './connection'
+import { judgeListing } from './listed-tool'
 import { mcpTool } from './mcp-tool'
+import { cut } from './result'
 import { secretRules } from './secrets'
-import { schemaProblem } from './tool-schema'
+import { listedEntries } from './tool-listing'
 
 export interface McpToolsOptions {
   /** Sent with every request, e.g. `{ Authorization: 'Bearer …' }`; the values are masked in traces and errors. */
@@ -13,9 +15,16 @@ export interface McpToolsOptions {
   /** Tool names become `${prefix}${name}` (default: the server's names), e.g. to keep two servers apart. */
   prefix?: string
   fetch?: typeof fetch
-  /** A tool result longer than this many characters becomes an `Error:` response (default 100,000). */
+  /**
+   * The most characters of the server's text the model reads at once (default 100,000): a longer
+   * result becomes an `Error:` response, a longer error is cut, a tool whose description and input
+   * schema are longer is skipped.
+   */
   maxResultLength?: number
-  /** How long one call may wait for its result; progress from the server restarts the wait (default 60,000 ms). */
+  /**
+   * How long the set waits for the server (default 60,000 ms): for a call's result (progress from
+   * the server restarts the wait), for the whole tool list, to connect (at most 15 s), to end the session.
+   */
   timeoutMs?: number
 }
 
@@ -50,19 +59,22 @@ export interface McpToolSet {
   latest(tools: readonly ToolCallback[]): ToolCallback[]
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
-const MAX_LIST_PAGES = 100
-
 /** Connects to an MCP server and offers its tools as ToolCallbacks; list changes refresh them. */
 export async function mcpTools(server: string | URL | Client, options: McpToolsOptions = {}): Promise<McpToolSet> {
   const url = typeof server === 'string' || server instanceof URL ? parseUrl(server) : undefined
   const headers = { ...options.headers }
   const redaction = secretRules(headers, url)
-  const set = new ToolSet(options, redaction)
+  const limits = {
+    maxResultLength: wholeNumber('maxResultLength', options.maxResultLength ?? 100_000, 100),
+    timeoutMs: wholeNumber('timeoutMs', options.timeoutMs ?? 60_000, 1),
+  }
+  const set = new ToolSet(options.prefix ?? '', limits, redaction)
   const connection = await McpConnection.open(url ?? (server as Client), {
     headers,
     redactor: set.redactor,
     onToolsChanged: () => void set.refresh().catch((error: unknown) => set.refreshFailed(error)),
+    timeoutMs: limits.timeoutMs,
+    maxLength: limits.maxResultLength,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   })
   try {
@@ -87,7 +99,8 @@ class ToolSet implements McpToolSet {
   readonly redactor: Redactor
 
   constructor(
-    private readonly options: McpToolsOptions,
+    private readonly prefix: string,
+    private readonly limits: { maxResultLength: number; timeoutMs: number },
     readonly redaction: RedactionRules,
   ) {
     this.redactor = new Redactor(redaction)
@@ -99,7 +112,8 @@ class ToolSet implements McpToolSet {
     try {
       await this.#list()
     } catch (error) {
-      throw new Error(`The MCP server at ${connection.host} did not list its tools: ${connection.describe(error)}`)
+      const reason = cut(connection.describe(error), this.limits.maxResultLength)
+      throw new Error(`The MCP server at ${connection.host} did not list its tools: ${reason}`)
     }
   }
 
@@ -125,7 +139,7 @@ class ToolSet implements McpToolSet {
   refreshFailed(error: unknown): void {
     if (this.#closed) return
     console.warn(
-      `The tool list of the MCP server ${this.#connection.host} changed, but could not be read again: ${this.#connection.describe(error)}`,
+      `The tool list of the MCP server ${this.#connection.host} changed, but could not be read again: ${cut(this.#connection.describe(error), this.limits.maxResultLength)}`,
     )
   }
 
@@ -148,38 +162,29 @@ class ToolSet implements McpToolSet {
     return [...others.slice(0, before), ...this.tools, ...others.slice(before)]
   }
 
+  /** One tool list, read within the timeout; every tool is judged on its own, a bad one is skipped. */
   async #list(): Promise<void> {
+    const { maxResultLength, timeoutMs } = this.limits
     const listed = await this.#connection.request(async (client) => {
-      const all: Tool[] = []
-      let cursor: string | undefined
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = await client.listTools(cursor === undefined ? undefined : { cursor })
-        all.push(...result.tools)
-        cursor = result.nextCursor
-        if (cursor === undefined) break
-      }
-      return all
+      const judged = await judgeListing(await listedEntries(client, timeoutMs), {
+        prefix: this.prefix,
+        maxLength: maxResultLength,
+      })
+      rememberTools(
+        client,
+        judged.flatMap((entry) => ('tool' in entry ? [entry.tool] : [])),
+      )
+      return judged
     })
     const tools: ToolCallback[] = []
     const skipped: SkippedMcpTool[] = []
-    const prefix = this.options.prefix ?? ''
-    for (const tool of listed) {
-      const name = prefix + tool.name
-      const problem = TOOL_NAME.test(name)
-        ? await schemaProblem(tool.inputSchema)
-        : `its name '${name}' is not accepted by model APIs (1–64 letters, digits, '_' or '-'; a prefix must keep to them too)`
-      if (problem !== undefined) {
-        skipped.push({ name, reason: this.redactor.text(problem) })
+    for (const entry of listed) {
+      if (!('tool' in entry)) {
+        skipped.push({ name: this.redactor.text(entry.name), reason: this.redactor.text(entry.reason) })
         continue
       }
-      const callback = mcpTool(tool, {
-        name,
-        connection: this.#connection,
-        source: this.server,
-        redactor: this.redactor,
-        maxResultLength: this.options.maxResultLength ?? 100_000,
-        timeoutMs: this.options.timeoutMs ?? 60_000,
-      })
+      const settings = { connection: this.#connection, source: this.server, redactor: this.redactor }
+      const callback = mcpTool(entry.tool, { ...settings, name: entry.name, maxResultLength, timeoutMs })
       this.#ours.add(callback)
       tools.push(callback)
     }
@@ -187,6 +192,14 @@ class ToolSet implements McpToolSet {
     this.skipped = skipped
     for (const listener of this.#listeners) listener()
   }
+}
+
+/**
+ * What the SDK's own `listTools` keeps of the tools it listed (their output schemas' validators,
+ * which need task calls), kept for the tools that passed: calls then check results as before.
+ */
+function rememberTools(client: Client, tools: Tool[]): void {
+  ;(client as unknown as { cacheToolMetadata?(tools: Tool[]): void }).cacheToolMetadata?.(tools)
 }
 
 function parseUrl(server: string | URL): URL {

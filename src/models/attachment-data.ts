@@ -1,21 +1,14 @@
 import { mediaTypeOf, sourceOf, type AttachmentPart } from '../core'
 
-// What the request mappings need to read attachments: their media types and the bytes of data URLs.
+// What the request mappings need to read attachments: their media types, data URLs checked and read.
 
 /** Plain text files are read and sent as text by every adapter. */
 export const TEXT_FILE_TYPES = ['text/plain', 'text/markdown', 'text/csv']
 
 const EXTENSIONS: Record<string, string> = {
-  png: 'image/png',
   jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
   svg: 'image/svg+xml',
   tif: 'image/tiff',
-  tiff: 'image/tiff',
-  heic: 'image/heic',
   pdf: 'application/pdf',
   txt: 'text/plain',
   md: 'text/markdown',
@@ -29,7 +22,49 @@ export function attachmentType(part: AttachmentPart): string | undefined {
   const source = sourceOf(part)
   const name = part.name ?? (typeof source === 'string' ? source.split(/[?#]/)[0] : '')
   const extension = /\.([a-z0-9]+)$/i.exec(name ?? '')?.[1]?.toLowerCase()
-  return extension ? EXTENSIONS[extension] : undefined
+  if (!extension) return undefined
+  return (
+    EXTENSIONS[extension] ?? (/^(png|jpeg|webp|gif|bmp|tiff|heic)$/.test(extension) ? `image/${extension}` : undefined)
+  )
+}
+
+// The first bytes of each type a provider takes, for a Blob that does not say its type.
+const SIGNATURES: Array<[RegExp, string]> = [
+  [/^\x89PNG/, 'image/png'],
+  [/^\xff\xd8\xff/, 'image/jpeg'],
+  [/^GIF8/, 'image/gif'],
+  [/^RIFF....WEBP/s, 'image/webp'],
+  [/^%PDF-/, 'application/pdf'],
+]
+
+/** The media type its first bytes say, when they are of a type a provider takes. */
+export function sniffedType(bytes: Uint8Array): string | undefined {
+  const head = String.fromCharCode(...bytes.subarray(0, 12))
+  return SIGNATURES.find(([signature]) => signature.test(head))?.[1]
+}
+
+/**
+ * Whether a `data:` URL is malformed: it needs a comma before the data, and base64 that decodes;
+ * only a plain-text file (`text`) may be percent-encoded instead.
+ */
+export function isMalformedDataUrl(url: string, text: boolean): boolean {
+  const comma = url.indexOf(',')
+  const payload = url.slice(comma + 1)
+  return (
+    comma < 0 ||
+    !(/;base64$/i.test(url.slice(0, comma))
+      ? payload.length % 4 === 0 && /^[a-z\d+/]*={0,2}$/i.test(payload)
+      : text && percentDecodes(payload))
+  )
+}
+
+function percentDecodes(payload: string): boolean {
+  try {
+    // Compared, not called for nothing: a minifier drops a call to a pure global whose result is unused.
+    return decodeURIComponent(payload).length >= 0
+  } catch {
+    return false
+  }
 }
 
 /** The base64 payload of a data URL (what Anthropic's `source.data` wants). */
@@ -40,7 +75,7 @@ export function base64Of(dataUrl: string): string {
   return base64OfBytes(new TextEncoder().encode(decodeURIComponent(payload)))
 }
 
-/** The text of a plain-text file given as a data URL (after `inlineAttachments`). */
+/** The text of a plain-text file given as a data URL (after `withAttachments` checked it). */
 export function textOfDataUrl(dataUrl: string): string {
   const comma = dataUrl.indexOf(',')
   const payload = dataUrl.slice(comma + 1)

@@ -1,13 +1,5 @@
-import {
-  byteSizeOf,
-  isBlob,
-  sourceOf,
-  type AttachmentPart,
-  type Message,
-  type UserMessage,
-  type UserPart,
-} from '../core'
-import { attachmentType, base64OfBytes, TEXT_FILE_TYPES } from './attachment-data'
+import { byteSizeOf, isBlob, sourceOf, type AttachmentPart, type Message } from '../core'
+import { attachmentType, base64OfBytes, isMalformedDataUrl, sniffedType, TEXT_FILE_TYPES } from './attachment-data'
 import { ChatModelError, type ErrorContext } from './errors'
 
 /** What a provider accepts as attachments; checked before any request is sent. */
@@ -46,49 +38,94 @@ export const ANTHROPIC_ATTACHMENTS: AttachmentRules = {
   documentUrls: true,
 }
 
+/** Malformed input (a broken data: URL, an empty file), as opposed to input of a kind the model does not take. */
+const INVALID = 'invalid_attachment'
+
+type Refuse = (problem: string, code?: string) => never
+
 /**
- * Throws a ChatModelError naming the model and the part when an attachment is of a type the
- * provider does not take or over its size limit, so nothing is sent.
+ * The messages ready for a JSON request: unchanged (at no cost) when no user message has parts;
+ * else every attachment checked against `rules` and Blobs read into `data:` URLs. A bad one throws
+ * a ChatModelError naming the model and the part (code `unsupported_attachment`, or
+ * `invalid_attachment` for malformed input) before anything is sent.
  */
-export function checkAttachments(messages: readonly Message[], rules: AttachmentRules, context: ErrorContext): void {
-  messages.forEach((message, messageIndex) => {
-    if (message.role !== 'user' || !message.parts) return
-    message.parts.forEach((part, partIndex) => {
-      if (part.type === 'text') return
-      const problem = attachmentProblem(part, rules)
-      if (!problem) return
-      const label = `${part.type}${part.name ? ` '${part.name}'` : ''} (message ${messageIndex + 1}, part ${partIndex + 1})`
-      throw new ChatModelError(`${context.label} model '${context.model}' cannot take the ${label}: ${problem}`, {
-        provider: context.provider,
-        code: 'unsupported_attachment',
-        retryable: false,
-      })
-    })
-  })
+export function withAttachments(
+  messages: readonly Message[],
+  rules: AttachmentRules,
+  context: ErrorContext,
+): readonly Message[] | Promise<readonly Message[]> {
+  if (!messages.some((message) => message.role === 'user' && message.parts)) return messages
+  return Promise.all(
+    messages.map(async (message, m) =>
+      message.role !== 'user' || !message.parts
+        ? message
+        : {
+            ...message,
+            parts: await Promise.all(
+              message.parts.map(async (part, p) =>
+                part.type === 'text'
+                  ? part
+                  : readied(part, rules, (problem, code = 'unsupported_attachment') => {
+                      const label = `${part.type}${part.name ? ` '${part.name}'` : ''} (message ${m + 1}, part ${p + 1})`
+                      throw new ChatModelError(
+                        `${context.label} model '${context.model}' cannot take the ${label}: ${problem}`,
+                        {
+                          provider: context.provider,
+                          code,
+                          retryable: false,
+                        },
+                      )
+                    }),
+              ),
+            ),
+          },
+    ),
+  )
 }
 
-function attachmentProblem(part: AttachmentPart, rules: AttachmentRules): string | undefined {
-  const type = attachmentType(part)
-  const size = byteSizeOf(part)
-  if (part.type === 'image') {
-    if (rules.imageTypes.length === 0) return `it reads no images.${rules.noImagesHint ? ` ${rules.noImagesHint}` : ''}`
-    if (type !== undefined && !rules.imageTypes.includes(type))
-      return `${type} is not an image type it takes (${names(rules.imageTypes)}). Convert the image first.`
-    if (size !== undefined && size > rules.maxImageBytes)
-      return `${megabytes(size)} is over its limit of ${megabytes(rules.maxImageBytes)} per image. Make the image smaller first.`
-    return undefined
+/** The attachment checked, and a Blob read into a `data:` URL with its media type (sniffed when the Blob has none). */
+async function readied(part: AttachmentPart, rules: AttachmentRules, refuse: Refuse): Promise<AttachmentPart> {
+  const source = sourceOf(part)
+  const image = part.type === 'image'
+  if (image && !rules.imageTypes[0]) refuse(`it reads no images.${rules.noImagesHint ? ` ${rules.noImagesHint}` : ''}`)
+  const blob = isBlob(source)
+  const link = !blob && !source.startsWith('data:')
+  let bytes: Uint8Array | undefined
+  const read = async () =>
+    (bytes ??= new Uint8Array(
+      await (source as Blob)
+        .arrayBuffer()
+        .catch((error: unknown) => refuse(`it cannot be read: ${String(error)}`, INVALID)),
+    ))
+  // Only a Blob without a type is read before the checks: its first bytes say what it is.
+  const type = attachmentType(part) ?? (blob ? sniffedType(await read()) : undefined)
+  const text = !image && TEXT_FILE_TYPES.includes(type as string)
+  // A link must be https:; a data: URL well formed (base64, or percent-encoded plain text).
+  if (!blob && (link ? !/^https:\/\//i.test(source) : isMalformedDataUrl(source, text)))
+    refuse(
+      `'${source.slice(0, 40)}' is not an https: URL, a data: URL (data:<type>;base64,<data>) or a Blob.`,
+      link ? undefined : INVALID,
+    )
+  if (!type) {
+    if (!link) refuse('its media type is unknown. Give the part a mediaType, e.g. image/png.')
+  } else if (image) {
+    if (!rules.imageTypes.includes(type))
+      refuse(`${type} is not an image type it takes (${names(rules.imageTypes)}). Convert the image first.`)
+  } else if (!text && !rules.documentTypes.includes(type)) {
+    refuse(`${type} is not a file type it takes (${names([...rules.documentTypes, 'text/plain'])}).`)
+  } else if (link && (text || !rules.documentUrls)) {
+    refuse('it takes this file as a Blob or a data: URL, not as a link.')
   }
-  if (type === undefined)
-    return 'its media type is unknown. Give the part a mediaType (e.g. application/pdf or text/plain).'
-  const isUrl = typeof part.data === 'string' && !part.data.startsWith('data:')
-  if (TEXT_FILE_TYPES.includes(type))
-    return isUrl ? 'a plain-text file is sent as its text, so it must be a Blob or a data: URL, not a link.' : undefined
-  if (!rules.documentTypes.includes(type))
-    return `${type} is not a file type it takes (${names([...rules.documentTypes, 'text/plain'])}).`
-  if (!rules.documentUrls && isUrl) return 'it takes files as bytes, not URLs. Pass the file as a Blob or a data: URL.'
-  if (size !== undefined && size > rules.maxDocumentBytes)
-    return `${megabytes(size)} is over its limit of ${megabytes(rules.maxDocumentBytes)} per file.`
-  return undefined
+  const size = byteSizeOf(part)
+  if (size === 0) refuse('it is empty (0 bytes).', INVALID)
+  const max = image ? rules.maxImageBytes : rules.maxDocumentBytes
+  if (!text && size! > max)
+    refuse(
+      `${megabytes(size!)} is over its limit of ${megabytes(max)} per ${part.type}. Make the ${part.type} smaller first.`,
+    )
+  if (!blob) return part
+  const url = `data:${type};base64,${base64OfBytes(await read())}`
+  return image ? { ...part, image: url, mediaType: type! } : { ...part, data: url, mediaType: type! }
 }
 
 function names(types: readonly string[]): string {
@@ -97,52 +134,4 @@ function names(types: readonly string[]): string {
 
 function megabytes(bytes: number): string {
   return `${(bytes / MB).toFixed(1).replace(/\.0$/, '')} MB`
-}
-
-/**
- * The messages ready for a JSON request: unchanged (at no cost) when no user message has parts;
- * else the attachments checked against `rules` (throwing before anything is sent) and Blobs read
- * into `data:` URLs.
- */
-export function withAttachments(
-  messages: readonly Message[],
-  rules: AttachmentRules,
-  context: ErrorContext,
-): readonly Message[] | Promise<readonly Message[]> {
-  if (!messages.some((message) => message.role === 'user' && message.parts !== undefined)) return messages
-  checkAttachments(messages, rules, context)
-  return inlineAttachments(messages)
-}
-
-/**
- * The messages with every Blob attachment read into a `data:` URL (what a JSON request can carry).
- * The same array, synchronously, when there is none: a text-only prompt costs one scan.
- */
-export function inlineAttachments(messages: readonly Message[]): readonly Message[] | Promise<readonly Message[]> {
-  if (!messages.some(hasBlob)) return messages
-  return Promise.all(
-    messages.map((message) => (hasBlob(message) ? inlineMessage(message as UserMessage) : Promise.resolve(message))),
-  )
-}
-
-function hasBlob(message: Message): boolean {
-  return message.role === 'user' && !!message.parts?.some((part) => part.type !== 'text' && isBlob(sourceOf(part)))
-}
-
-async function inlineMessage(message: UserMessage): Promise<UserMessage> {
-  const parts = await Promise.all(
-    message.parts!.map(async (part): Promise<UserPart> => {
-      if (part.type === 'text') return part
-      const source = sourceOf(part)
-      if (!isBlob(source)) return part
-      const mediaType = attachmentType(part) ?? 'application/octet-stream'
-      const url = await dataUrlOf(source, mediaType)
-      return part.type === 'image' ? { ...part, image: url, mediaType } : { ...part, data: url, mediaType }
-    }),
-  )
-  return { ...message, parts }
-}
-
-async function dataUrlOf(blob: Blob, mediaType: string): Promise<string> {
-  return `data:${mediaType};base64,${base64OfBytes(new Uint8Array(await blob.arrayBuffer()))}`
 }

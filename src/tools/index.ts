@@ -1,5 +1,6 @@
 export * from './define-tool'
 export * from './manager'
 export * from './tool-errors'
+export { toolMap } from './tool-map'
 export * from './tool-result'
 export * from './turn'

@@ -29,6 +29,7 @@ import {
   type KeptLedger,
   ToolCallLimitExceededError,
   executeToolCallsNow,
+  toolMap,
 } from '../../tools'
 
 export type ToolRoundOutcome =
@@ -102,6 +103,8 @@ export class ToolLoop {
   /** After the round hooks: their options carry into later rounds, messages they added join the history. */
   sending(request: ChatClientRequest): void {
     this.#options = request.prompt.options
+    // Two tools with one name fail the turn before the model is asked (and paid), not after.
+    toolMap(this.#options.tools ?? [])
     const sent = request.prompt.messages
     if (sent === this.#history || sent === this.#instructions) return
     if (this.historyEnabled) this.#history = [...sent]

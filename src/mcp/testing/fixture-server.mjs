@@ -2,6 +2,7 @@
 //   /mcp           a tool list that changes while a session runs (`add-tool` registers a tool)
 //   /malformed/mcp a tool list with a malformed input schema and a name no model API accepts
 //   /not-mcp       an ordinary web page
+//   /hostile/…     servers that misbehave on purpose (hostile-servers.mjs)
 // Usage: PORT=<port> node fixture-server.mjs   (prints "listening on <port>" when ready)
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
@@ -10,6 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { hostileFactories, httpAnswer } from './hostile-servers.mjs'
 
 // What a page on another origin needs to talk to an MCP server.
 const CORS = {
@@ -54,10 +56,29 @@ function malformedServer() {
   return server
 }
 
-const factories = { '/mcp': changingServer, '/malformed/mcp': malformedServer }
+const factories = { '/mcp': changingServer, '/malformed/mcp': malformedServer, ...hostileFactories }
 const sessions = new Map()
 
+async function bodyOf(request) {
+  if (request.method !== 'POST') return undefined
+  let text = ''
+  for await (const chunk of request) text += chunk
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 async function handleMcp(path, request, response) {
+  const body = await bodyOf(request)
+  const answer = httpAnswer(path, request.method, body)
+  // Held open, never answered: what a hung server looks like to a client.
+  if (answer === 'silent') return
+  if (answer) {
+    response.writeHead(answer.status, { ...CORS, 'content-type': answer.type }).end(answer.text)
+    return
+  }
   const sessionId = request.headers['mcp-session-id']
   let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined
   if (!transport) {
@@ -73,7 +94,7 @@ async function handleMcp(path, request, response) {
     })
     await factories[path]().connect(transport)
   }
-  await transport.handleRequest(request, response)
+  await transport.handleRequest(request, response, body)
 }
 
 const http = createServer((request, response) => {
