@@ -13,7 +13,7 @@ export function toolMap(tools: readonly ToolCallback[]): ReadonlyMap<string, Too
       const first = byName.get(name)
       if (first)
         throw new Error(
-          `Two tools are named '${name}' (${origin(first)}, ${origin(tool)}): rename one, or give mcpTools a prefix`,
+          `Two tools are named '${name}': ${origin(first)} and ${origin(tool)}. Names must be unique in one request: rename one, or give mcpTools a prefix`,
         )
       byName.set(name, tool)
     }
@@ -22,7 +22,7 @@ export function toolMap(tools: readonly ToolCallback[]): ReadonlyMap<string, Too
   return map
 }
 
-/** Where a tool comes from: this page, or e.g. `mcp 'github 1.2.0'`. */
+/** Where a tool comes from: this page, or e.g. `mcp 'github 1.2.0' at https://…/mcp`. */
 function origin({ metadata: { source } }: ToolCallback): string {
-  return source ? `${source.kind} '${source.name}'` : 'this page'
+  return `a tool of ${source ? `${source.kind} '${source.name}'${source.url ? ` at ${source.url}` : ''}` : 'this page'}`
 }
