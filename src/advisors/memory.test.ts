@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HIGHEST_PRECEDENCE, assistantMessage, systemMessage, userMessage, type Message } from '../core'
+import { HIGHEST_PRECEDENCE, assistantMessage, imagePart, systemMessage, userMessage, type Message } from '../core'
 import { ChatClient } from '../client'
 import { ChatMemory, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel, type ScriptStep } from '../models'
@@ -246,5 +246,39 @@ describe('MessageChatMemoryAdvisor inside the loop', () => {
       .call()
       .content()
     expect(model.prompts[0]!.messages[0]).toEqual(systemMessage('rules'))
+  })
+})
+
+describe('MessageChatMemoryAdvisor: a question asked again after a failed turn', () => {
+  const image = (bytes: string, type = 'image/png') => imagePart(new Blob([bytes], { type }))
+  const storedImages = (messages: Message[]) =>
+    messages.flatMap((message) =>
+      message.role === 'user'
+        ? (message.parts ?? []).filter((part) => part.type === 'image').map((part) => part.image)
+        : [],
+    )
+
+  it.each([
+    ['another image of another size', image('AAAA'), image('BBBBBBBB')],
+    ['another type', image('AAAA'), image('AAAA', 'image/jpeg')],
+    [
+      'a File of another name',
+      imagePart(new File(['AAAA'], 'a.png', { type: 'image/png' })),
+      imagePart(new File(['AAAA'], 'b.png', { type: 'image/png' })),
+    ],
+  ])('with %s is stored with its own image, not the one of the failed turn', async (_case, first, second) => {
+    const { memory, client } = setup([{ error: 'provider down' }, 'A cat.'])
+    await expect(client.prompt().user('What is this?', [first]).call().content()).rejects.toThrow(/provider down/)
+    await client.prompt().user('What is this?', [second]).call().content()
+    const images = storedImages(await memory.get('c1'))
+    expect(images.at(-1)).toBe((second as { image: Blob }).image)
+  })
+
+  it('with the same image is stored once', async () => {
+    const { memory, client } = setup([{ error: 'provider down' }, 'A cat.'])
+    const picked = image('AAAA')
+    await expect(client.prompt().user('What is this?', [picked]).call().content()).rejects.toThrow(/provider down/)
+    await client.prompt().user('What is this?', [picked]).call().content()
+    expect(roles(await memory.get('c1'))).toEqual(['user:What is this?', 'assistant:A cat.'])
   })
 })

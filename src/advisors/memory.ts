@@ -23,6 +23,7 @@ import {
   callerStream,
   type StreamLayer,
   isMessage,
+  isBlob,
 } from '../core'
 import { ChatMemory, ConversationQueue, dropOrphans, type TurnHolder } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
@@ -361,7 +362,7 @@ function memoryEndsWith(memory: readonly Message[], message: Message): boolean {
 function key(message: Message): string {
   const { metadata: _metadata, ...content } = message
   try {
-    return JSON.stringify(content)
+    return JSON.stringify(content, blobKey)
   } catch {
     // Not plain data (a BigInt, a cycle) from a repository: equal to nothing rather than a throw on every turn.
     return `unkeyable ${++unkeyable}`
@@ -369,6 +370,17 @@ function key(message: Message): string {
 }
 
 let unkeyable = 0
+
+/**
+ * A Blob in a message's key: JSON would make every Blob `{}`, so a question sent again with another
+ * image would count as the one stored. A Blob read back from IndexedDB is a new object with the same
+ * type, size and (a File's) name and date, so those are its key.
+ */
+function blobKey(_key: string, value: unknown): unknown {
+  if (!isBlob(value)) return value
+  const file = value as Partial<File>
+  return `blob ${value.type} ${value.size} ${file.name ?? ''} ${file.lastModified ?? ''}`
+}
 
 function note(
   message: string,
