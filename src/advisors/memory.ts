@@ -24,6 +24,7 @@ import {
   type StreamLayer,
   isMessage,
   isBlob,
+  TURN_ROUNDS_KEY,
 } from '../core'
 import { ChatMemory, ConversationQueue, dropOrphans, type TurnHolder } from '../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from './markers'
@@ -76,9 +77,10 @@ export class MessageChatMemoryAdvisor
     try {
       const { advised, toStore } = await this.#before(withRun, id, chain.callAdvisors)
       pending = toStore
-      const response = await chain.nextCall(advised)
+      const rounds: Message[] = []
+      const response = await chain.nextCall(collectingRounds(advised, rounds))
       pending = []
-      await this.#after(response.chatResponse, response.context, id, chain.callAdvisors, toStore)
+      await this.#after(response.chatResponse, response.context, id, chain.callAdvisors, toStore, rounds)
       return response
     } catch (error) {
       await this.#keepQuestion(id, pending)
@@ -93,14 +95,15 @@ export class MessageChatMemoryAdvisor
     if (isFork(request)) return chain.nextStream(request)
     const id = this.#idOf(request.context)
     const withRun = withRunId(request)
+    const rounds: Message[] = []
     return streamStage(
       new StoringStream(
         () => this.#startTurn(withRun, id),
         async () => {
           const { advised, toStore } = await this.#before(withRun, id, chain.streamAdvisors)
-          return { source: chain.nextStream(advised), toStore }
+          return { source: chain.nextStream(collectingRounds(advised, rounds)), toStore }
         },
-        (response, context, toStore) => this.#after(response, context, id, chain.streamAdvisors, toStore),
+        (response, context, toStore) => this.#after(response, context, id, chain.streamAdvisors, toStore, rounds),
         (toStore) => this.#keepQuestion(id, toStore),
       ),
     )
@@ -160,7 +163,7 @@ export class MessageChatMemoryAdvisor
     const last = prompt.at(-1)
     // Unanswered tool calls at the end are a turn to resume, unless a new user message abandons it.
     const memory = await this.#load(id, last?.role !== 'user', request.context, listeners)
-    const messages = containsRun(prompt, memory) ? [...prompt] : [...memory, ...prompt]
+    const messages = containsRun(prompt, memory) ? [...prompt] : [...memory.map(withoutRounds), ...prompt]
     const systemIndex = messages.findIndex((message) => message.role === 'system')
     if (systemIndex > 0) messages.unshift(...messages.splice(systemIndex, 1))
     const stored =
@@ -207,10 +210,14 @@ export class MessageChatMemoryAdvisor
     id: string,
     listeners: readonly { name: string; order: number }[],
     question: readonly Message[] = [],
+    rounds?: readonly Message[],
   ): Promise<void> {
     // A replayed turn (resumed after a reload) is already in memory.
     const answers: AssistantMessage[] =
       response && response.metadata['resumed'] !== true ? response.results.map((generation) => generation.output) : []
+    // Outside the loop only the answer is stored; the rounds before it go with it, for a chat to show.
+    if (rounds?.length && answers.length === 1)
+      answers[0] = { ...answers[0]!, metadata: { ...answers[0]!.metadata, [ROUNDS_METADATA]: [...rounds] } }
     if (answers.length === 0) return this.#keepQuestion(id, question)
     if (this.#savedBeforeApproval.delete(id) && answers.length === 1) {
       const memory = await this.chatMemory.get(id)
@@ -352,6 +359,26 @@ function sameCalls(saved: AssistantMessage, answer: AssistantMessage): boolean {
     saved.toolCalls.length === answer.toolCalls.length &&
     saved.toolCalls.every((call, index) => call.id === answer.toolCalls[index]!.id)
   )
+}
+
+/**
+ * The key of the answer's metadata where memory outside the tool loop keeps the turn's rounds (the
+ * assistant messages with tool calls and their results) for a chat UI to show after a reload; they
+ * are never sent to the model again (`toViews` in `advisor-chain/react` reads them).
+ */
+export const ROUNDS_METADATA = 'rounds'
+
+/** Outside the tool loop, the request with `rounds` for the loop to fill with the turn's rounds; inside, as it is. */
+function collectingRounds(request: ChatClientRequest, rounds: Message[]): ChatClientRequest {
+  if (typeof request.context[ROUND_KEY] === 'number') return request
+  return { ...request, context: { ...request.context, [TURN_ROUNDS_KEY]: rounds } }
+}
+
+/** A stored message as the model gets it: the rounds kept for display stay in memory. */
+function withoutRounds(message: Message): Message {
+  if (message.role !== 'assistant' || !message.metadata || !(ROUNDS_METADATA in message.metadata)) return message
+  const { [ROUNDS_METADATA]: _rounds, ...metadata } = message.metadata
+  return { ...message, metadata }
 }
 
 function memoryEndsWith(memory: readonly Message[], message: Message): boolean {

@@ -2,7 +2,7 @@
 // time (contexts stay plain, cloneable records) that carries the type of its value for TypeScript.
 
 import type { JsonSchema } from './json-schema'
-import type { AssistantMessage } from './messages'
+import type { AssistantMessage, Message } from './messages'
 
 declare const valueType: unique symbol
 
@@ -30,6 +30,13 @@ export const BUDGET_KEY = key<unknown>('advisor-chain.budget')
 
 /** Answers given to tool calls before they run, by call id (e.g. the user declined the call). */
 export const TOOL_ANSWERS_KEY = key<Readonly<Record<string, string>>>('advisor-chain.tool-answers')
+
+/**
+ * A list the tool loop adds each tool round's messages to (the assistant message with its calls,
+ * then their results) when a request carries one: memory outside the loop keeps them with the
+ * answer, for a chat to show after a reload (never sent to the model again).
+ */
+export const TURN_ROUNDS_KEY = key<Message[]>('advisor-chain.turn-rounds')
 
 /**
  * An assistant message with tool calls that a conversation ended with before its tools ran (a page

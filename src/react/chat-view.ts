@@ -14,7 +14,7 @@ import {
   type TypedTool,
 } from '../core'
 
-import { APPROVALS_METADATA } from '../advisors'
+import { APPROVALS_METADATA, ROUNDS_METADATA } from '../advisors'
 
 /** A tool call as a chat UI shows it: what was asked, and what came back. */
 export interface ToolCallView {
@@ -141,7 +141,7 @@ function toolCallView(part: ToolCallPartView): ToolCallView {
 export function toViews(messages: readonly Message[]): ChatMessageView[] {
   const views: Array<{ id: string; role: 'user' | 'assistant'; parts: ChatPartView[] }> = []
   const calls = new Map<string, number>()
-  for (const message of messages) {
+  for (const message of messages.flatMap(withRounds)) {
     if (message.role === 'user')
       views.push({ id: viewId('u'), role: 'user', parts: partsOf(message) as ChatPartView[] })
     else if (message.role === 'assistant') {
@@ -186,6 +186,30 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
     }
   }
   return views.map((view) => bubbleOf(view, view.parts))
+}
+
+/**
+ * A stored answer and, before it, the rounds of its turn that memory outside the loop kept with it
+ * (ROUNDS_METADATA): what storage gives is not trusted, so anything that is not a tool round is left out.
+ */
+function withRounds(message: Message): Message[] {
+  const rounds = message.role === 'assistant' ? message.metadata?.[ROUNDS_METADATA] : undefined
+  if (!Array.isArray(rounds)) return [message]
+  const strings = (value: unknown, keys: string[]) =>
+    typeof value === 'object' &&
+    value !== null &&
+    keys.every((key) => typeof (value as Record<string, unknown>)[key] === 'string')
+  const valid = rounds.filter(
+    (round: Partial<Message> | null) =>
+      (round?.role === 'assistant' &&
+        typeof round.text === 'string' &&
+        Array.isArray(round.toolCalls) &&
+        round.toolCalls.every((call) => strings(call, ['id', 'name', 'arguments']))) ||
+      (round?.role === 'tool' &&
+        Array.isArray(round.responses) &&
+        round.responses.every((response) => strings(response, ['id', 'responseData']))),
+  ) as Message[]
+  return [...valid, message]
 }
 
 /** Reasoning of a later round starts a new paragraph. */

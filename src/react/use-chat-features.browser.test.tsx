@@ -258,59 +258,56 @@ describe('useChat after a reload', () => {
     },
   )
 
-  it.each([{ where: 'inside the loop', order: INSIDE }])(
-    'after a finished tool turn, memory $where: the same cards, texts and approval marks',
-    async ({ order }) => {
-      const approvals = new ApprovalQueue()
-      const { memory, databaseName } = indexedDbMemory()
-      const model = new WatchedModel([weatherCall('w1'), 'Sunny in Oslo.', weatherCall('w2', 'Again.'), 'No.'])
-      const page = await mount(client(model, { memory, order, approvals }), { memory, conversationId: 'c', approvals })
-      const first = page.chat().send('Weather in Oslo?')
-      await expect.poll(() => page.chat().status).toBe('awaiting-approval')
-      page.chat().addToolApproval({ id: 'w1', approved: true })
-      await first
-      await settled(page.chat)
-      const second = page.chat().send('And again?')
-      await expect.poll(() => page.chat().status).toBe('awaiting-approval')
-      page.chat().addToolApproval({ id: 'w2', approved: false })
-      await second
-      await settled(page.chat)
-      const before = shown(page.chat().messages)
-      page.unmount()
-
-      const again = reopened(databaseName)
-      const reloaded = await mount(client(new WatchedModel([]), { memory: again, order }), {
-        memory: again,
-        conversationId: 'c',
-      })
-      await expect.poll(() => reloaded.chat().status).toBe('idle')
-      expect(shown(reloaded.chat().messages)).toEqual(before)
-      expect(
-        reloaded
-          .chat()
-          .messages.flatMap((bubble) => bubble.parts.filter((part) => part.type === 'tool-call'))
-          .map((part) => part.state),
-      ).toEqual(['done', 'denied'])
-      expect(reloaded.chat().pendingTurn).toBe(false)
-    },
-  )
-
-  it('after a finished tool turn, memory outside the loop (the default): the questions and final answers come back, not the rounds between', async () => {
+  it.each([
+    { where: 'inside the loop', order: INSIDE },
+    { where: 'outside the loop (the default)', order: MessageChatMemoryAdvisor.DEFAULT_ORDER },
+  ])('after a finished tool turn, memory $where: the same cards, texts and approval marks', async ({ order }) => {
+    const approvals = new ApprovalQueue()
     const { memory, databaseName } = indexedDbMemory()
-    const model = new WatchedModel([weatherCall('w1'), 'Sunny in Oslo.'])
-    const page = await mount(client(model, { memory }), { memory, conversationId: 'c' })
-    await page.chat().send('Weather in Oslo?')
+    const model = new WatchedModel([weatherCall('w1'), 'Sunny in Oslo.', weatherCall('w2', 'Again.'), 'No.'])
+    const page = await mount(client(model, { memory, order, approvals }), { memory, conversationId: 'c', approvals })
+    const first = page.chat().send('Weather in Oslo?')
+    await expect.poll(() => page.chat().status).toBe('awaiting-approval')
+    page.chat().addToolApproval({ id: 'w1', approved: true })
+    await first
     await settled(page.chat)
+    const second = page.chat().send('And again?')
+    await expect.poll(() => page.chat().status).toBe('awaiting-approval')
+    page.chat().addToolApproval({ id: 'w2', approved: false })
+    await second
+    await settled(page.chat)
+    const before = shown(page.chat().messages)
     page.unmount()
+
     const again = reopened(databaseName)
-    const reloaded = await mount(client(new WatchedModel([]), { memory: again }), {
+    const reloaded = await mount(client(new WatchedModel([]), { memory: again, order }), {
       memory: again,
       conversationId: 'c',
     })
     await expect.poll(() => reloaded.chat().status).toBe('idle')
-    expect(shown(reloaded.chat().messages)).toEqual([
-      { role: 'user', parts: [{ text: 'Weather in Oslo?' }] },
-      { role: 'assistant', parts: [{ text: 'Sunny in Oslo.' }] },
-    ])
+    expect(shown(reloaded.chat().messages)).toEqual(before)
+    expect(
+      reloaded
+        .chat()
+        .messages.flatMap((bubble) => bubble.parts.filter((part) => part.type === 'tool-call'))
+        .map((part) => part.state),
+    ).toEqual(['done', 'denied'])
+    expect(reloaded.chat().pendingTurn).toBe(false)
+  })
+
+  it('memory outside the loop keeps the rounds with the answer for the screen, and never sends them to the model again', async () => {
+    const { memory } = indexedDbMemory()
+    const model = new WatchedModel([weatherCall('w1'), 'Sunny in Oslo.', 'You asked about Oslo.'])
+    const { chat } = await mount(client(model, { memory }), { memory, conversationId: 'c' })
+    await chat().send('Weather in Oslo?')
+    await settled(chat)
+    await chat().send('What did I ask?')
+    await settled(chat)
+    const sent = model.prompts[2]!.messages
+    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(sent.every((message) => !message.metadata || !('rounds' in message.metadata))).toBe(true)
+    const stored = await memory.get('c')
+    expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect((stored[1]!.metadata?.['rounds'] as Message[]).map((message) => message.role)).toEqual(['assistant', 'tool'])
   })
 })

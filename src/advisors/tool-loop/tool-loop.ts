@@ -4,6 +4,7 @@ import {
   type ChatClientResponse,
   PENDING_TOOL_CALLS_KEY,
   ROUND_KEY,
+  TURN_ROUNDS_KEY,
   RUN_ID_KEY,
   emitChainEvent,
   forkOriginOf,
@@ -56,6 +57,8 @@ export class ToolLoop {
   readonly #listeners: readonly Advisor[]
   /** The user message that began this turn: limits count from it, whatever user messages hooks add later. */
   readonly #turnStart: Message | undefined
+  /** Where the turn's rounds are kept for memory outside the loop, when it asked (TURN_ROUNDS_KEY). */
+  readonly #rounds: Message[] | undefined
   /** The turn's tool call counts, handed from one round to the next. */
   readonly #ledger: KeptLedger = { last: undefined, length: 0, ledger: undefined }
 
@@ -69,6 +72,8 @@ export class ToolLoop {
     this.#history = [...request.prompt.messages]
     this.#instructions = this.#history
     this.#turnStart = this.#history.findLast((message) => message.role === 'user')
+    const rounds = request.context[TURN_ROUNDS_KEY]
+    this.#rounds = Array.isArray(rounds) ? (rounds as Message[]) : undefined
     this.#options = request.prompt.options
     // The run id ties every event of this call together; an observer outside the loop may have set it.
     this.#context = RUN_ID_KEY in request.context ? request.context : { ...request.context, [RUN_ID_KEY]: newId() }
@@ -154,6 +159,7 @@ export class ToolLoop {
   readonly #executed = (executed: ToolRound | ToolExecutionResult): ToolRoundOutcome => {
     const appended = executed.appended ?? executed.conversationHistory!.slice(this.#history.length)
     this.#history.push(...appended)
+    this.#rounds?.push(...appended)
     const result: ToolExecutionResult = {
       conversationHistory: this.#history,
       returnDirect: executed.returnDirect,
