@@ -48,7 +48,7 @@ for (const size of sizes) {
 
     // A tool call that waits for approval: its card must be usable with the panel open too.
     await installScriptedModel(page, [
-      { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: { index: 1 } }] },
+      { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: { id: 'n1' } }] },
       'Deleted.',
     ])
     await demo(page).getByRole('textbox', { name: 'Message', exact: true }).fill('Delete my first note')
@@ -176,7 +176,7 @@ for (const size of sizes) {
     expect(text, `the placeholder needs ${Math.round(text)} px of ${Math.round(room)}`).toBeLessThanOrEqual(room)
 
     await installScriptedModel(page, [
-      { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: { index: 1 } }] },
+      { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: { id: 'n1' } }] },
       'Deleted.',
       'Hello again.',
     ])
