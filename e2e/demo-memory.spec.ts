@@ -98,3 +98,55 @@ test('a pending approval survives a reload with memory inside the loop, without 
   await expect(page.getByTestId('message-assistant')).toHaveCount(2)
   await expect(page.getByRole('status').filter({ hasText: 'waiting for its tools' })).toHaveCount(0)
 })
+
+/** What the chat shows of each answer: its texts and its tool cards with their states and marks. */
+async function answersShown(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('message-assistant')
+    .evaluateAll((bubbles) => bubbles.map((bubble) => (bubble as HTMLElement).innerText.replace(/\s+/g, ' ').trim()))
+}
+
+for (const memory of [
+  { where: 'outside the loop (the default)', choose: undefined },
+  { where: 'inside the loop', choose: /the whole transcript/ },
+]) {
+  test(`after a reload the chat shows what it showed, cards, texts and approval marks included: memory ${memory.where}`, async ({
+    page,
+  }) => {
+    if (memory.choose) await chooseMemory(page, memory.choose)
+    await send(page, 'Note: buy milk')
+    await waitForRun(page)
+    await startDelete(page)
+    await page.getByTestId('approval-prompt').getByRole('button', { name: 'Deny' }).click()
+    await idle(page)
+    await startDelete(page)
+    await page.getByTestId('approval-prompt').getByRole('button', { name: 'Allow' }).click()
+    await idle(page)
+    const before = await answersShown(page)
+    expect(before.join(' | ')).toMatch(/declined/)
+    expect(before.join(' | ')).toMatch(/approved/)
+    await expect(page.getByTestId('tool-call')).toHaveCount(3)
+
+    await page.reload()
+    await expect(page.getByTestId('message-assistant')).toHaveCount(before.length)
+    expect(await answersShown(page)).toEqual(before)
+    await expect(page.getByTestId('tool-call')).toHaveCount(3)
+  })
+}
+
+test('a reload while a call waits for approval keeps the text of that round and its card (memory inside the loop)', async ({
+  page,
+}) => {
+  await chooseMemory(page, /the whole transcript/)
+  await send(page, 'Note: old list')
+  await waitForRun(page)
+  await startDelete(page)
+  const card = page.getByTestId('message-assistant').last()
+  const shown = (await card.innerText()).replace(/\s+/g, ' ').trim()
+  await page.reload()
+  const restored = page.getByTestId('message-assistant').last()
+  await expect(restored.getByTestId('tool-call')).toHaveAttribute('data-state', 'pending')
+  await expect(restored.getByTestId('tool-call')).toContainText('delete_note')
+  // The same text before the card; the card says it has not run yet instead of waiting for you.
+  expect((await restored.innerText()).replace(/\s+/g, ' ').trim()).toBe(shown.replace('waiting for you', 'not run yet'))
+})
