@@ -18,6 +18,15 @@ export interface RedactionRules {
 const SECRET_WORD =
   /(^|[^a-z])(token|(secret|passw(or)?d|passphrase|credential|auth(orization)?|cookie|bearer|(api|private|access)[^a-z]?key)s?)([^a-z]|$)/
 
+// What every word of SECRET_WORD contains, in any case: text without one (most tool arguments)
+// skips splitting its words, which runs on every traced call.
+const SECRET_STEM = /token|secret|passw|passphrase|credential|auth|cookie|bearer|key/i
+
+// The shortest text a built-in pattern matches (`sk-` and 16 more, `Bearer ` and 12 more): tool
+// arguments and results are often shorter, and skip the scan. (A key split across stream chunks is
+// the streamed tail's to follow.)
+const SHORTEST_SECRET = 19
+
 /** `text` lowercased with its camelCase words apart (`clientSecret`: `client secret`), for SECRET_WORD. */
 function words(text: string): string {
   return text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
@@ -59,7 +68,7 @@ export class Redactor {
 
   text(value: string): string {
     let masked = hasSecrets() ? scrubSecrets(value) : value
-    if (ANY_MARKER.test(masked)) masked = masked.replace(SECRET_VALUE, REDACTED)
+    if (masked.length >= SHORTEST_SECRET && ANY_MARKER.test(masked)) masked = masked.replace(SECRET_VALUE, REDACTED)
     return this.#values.length > 0 ? maskAll(masked, this.#values) : masked
   }
 
@@ -78,7 +87,7 @@ export class Redactor {
   // Parsing every call's arguments would cost each round; most hold no key worth masking.
   #mayHoldSecretKey(json: string): boolean {
     // A key that names a secret is among the words of the text, unless it is spelled with escapes.
-    if (json.includes('\\u') || SECRET_WORD.test(words(json))) return true
+    if (json.includes('\\u') || (SECRET_STEM.test(json) && SECRET_WORD.test(words(json)))) return true
     if (this.#keys.length === 0) return false
     const lower = json.toLowerCase()
     return this.#keys.some((rule) => typeof rule !== 'string' || lower.includes(`"${rule}"`))
