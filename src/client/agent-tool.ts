@@ -12,6 +12,7 @@ import type { SchemaLike } from '../schema'
 import { defineTool, ToolCallError } from '../tools'
 import type { ChatClient } from './client'
 
+/** How `agentTool` presents a ChatClient as a tool, and runs it. */
 export interface AgentToolOptions {
   /** The tool's name, as the parent's model sees it. */
   name: string
