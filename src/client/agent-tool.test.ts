@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import { isAbortError, type Message, type Prompt, type ToolCallback } from '../core'
-import { MessageChatMemoryAdvisor, ObserverAdvisor } from '../advisors'
+import { MessageChatMemoryAdvisor, ObserverAdvisor, ToolApprovalAdvisor } from '../advisors'
 import { InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel, type ScriptFunction } from '../models'
+import { defineTool } from '../tools'
 import { TraceCollector, validateEvent } from '../trace'
 import { agentTool } from './agent-tool'
 import { ChatClient } from './client'
@@ -182,6 +183,39 @@ describe('agentTool', () => {
       .defaultTools(tool)
       .build()
     expect(await parent.prompt('go').call().content()).toBe("got: Error: tool 'researcher' failed: model overloaded")
+  })
+
+  it.each([
+    ['rejected', () => Promise.resolve({ type: 'reject' as const, message: 'not today' })],
+    ['failing', () => Promise.reject(new Error('approval service down'))],
+  ])("keeps the parent's turn going when the child's approval is %s", async (_case, decide) => {
+    const deleted: string[] = []
+    const deleteAll = defineTool({
+      name: 'delete_all',
+      description: 'Deletes every note',
+      inputSchema: { type: 'object', properties: {} },
+      execute: () => void deleted.push('all'),
+    })
+    const childModel = new ScriptedChatModel((prompt) =>
+      toolAnswer(prompt) === undefined
+        ? { toolCalls: [{ id: 'd1', name: 'delete_all', arguments: {} }] }
+        : `child saw: ${toolAnswer(prompt)}`,
+    )
+    const child = ChatClient.builder(childModel)
+      .defaultTools(deleteAll)
+      .defaultAdvisors(ToolApprovalAdvisor.builder().policy('delete_all', 'always').handler(decide).build())
+      .build()
+    const tool = agentTool(child, { name: 'cleaner', description: 'Cleans up' })
+    const parent = ChatClient.builder(new ScriptedChatModel(delegating('cleaner')))
+      .defaultTools(tool)
+      .build()
+
+    const answer = await parent.prompt('Clean up').call().content()
+    // The child's approval answers its own model; the parent gets the child's answer.
+    expect(answer).toMatch(
+      /^got: child saw: The (user declined this call|call to delete_all needed the user's approval)/,
+    )
+    expect(deleted).toEqual([])
   })
 
   it('runs a client as its own tool with memory, in a conversation of its own (no deadlock)', async () => {
