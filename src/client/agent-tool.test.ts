@@ -176,6 +176,26 @@ describe('agentTool', () => {
     expect(childSignal?.aborted).toBe(true)
   })
 
+  it('leaves no timer behind when the parent aborts a waiting child', async () => {
+    vi.useFakeTimers()
+    try {
+      const childModel = new ScriptedChatModel([{ text: 'too late', delayMs: 60_000 }])
+      const tool = agentTool(ChatClient.builder(childModel).build(), { name: 'slow', description: 'Slow' })
+      const parent = ChatClient.builder(new ScriptedChatModel(delegating('slow')))
+        .defaultTools(tool)
+        .build()
+      const controller = new AbortController()
+      const turn = parent.prompt('go').signal(controller.signal).call().content()
+      await vi.waitFor(() => expect(childModel.prompts).toHaveLength(1))
+      expect(vi.getTimerCount()).toBeGreaterThan(0)
+      controller.abort()
+      await expect(turn).rejects.toSatisfy(isAbortError)
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('turns a failing child into an Error: response; the parent answers', async () => {
     const child = ChatClient.builder(new ScriptedChatModel([{ error: 'model overloaded' }])).build()
     const tool = agentTool(child, { name: 'researcher', description: 'Looks things up' })
