@@ -4,7 +4,7 @@ import { MessageChatMemoryAdvisor, ObserverAdvisor, ToolApprovalAdvisor } from '
 import { InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel, type ScriptFunction } from '../models'
 import { defineTool } from '../tools'
-import { TraceCollector, validateEvent } from '../trace'
+import { OtlpTraceSink, TraceCollector, toOtlp, validateEvent, type OtlpSpan, type OtlpTraceRequest } from '../trace'
 import { agentTool } from './agent-tool'
 import { ChatClient } from './client'
 
@@ -302,5 +302,64 @@ describe('agentTool', () => {
     expect(childStart!.runId).not.toBe(parentStart!.runId)
     const imported = validateEvent(JSON.parse(JSON.stringify(childStart)))
     expect(imported).toMatchObject({ parentRunId: parentStart!.runId, parentToolCallId: 'tool-call-7' })
+  })
+
+  /** A researcher sub-agent and its parent, both observed into `sink`; the parent calls it with 'tool-call-7'. */
+  function observedPair(sink: ConstructorParameters<typeof ObserverAdvisor>[0]['sink']) {
+    const child = ChatClient.builder(new ScriptedChatModel(() => 'child answer'))
+      .defaultAdvisors(new ObserverAdvisor({ sink }))
+      .build()
+    const tool = agentTool(child, { name: 'researcher', description: 'Looks things up' })
+    return ChatClient.builder(new ScriptedChatModel(delegating('researcher', 'x', 'tool-call-7')))
+      .defaultAdvisors(new ObserverAdvisor({ sink }))
+      .defaultTools(tool)
+      .build()
+  }
+
+  const attributeOf = (span: OtlpSpan, key: string) => span.attributes.find((attribute) => attribute.key === key)?.value
+  const runSpansOf = (request: OtlpTraceRequest) =>
+    request.resourceSpans[0]!.scopeSpans[0]!.spans.filter((span) => span.name === 'invoke_agent advisor-chain')
+
+  it("exports the child's run to OTLP as a child of the parent's tool span, in the parent's trace", async () => {
+    const collector = new TraceCollector()
+    await observedPair(collector).prompt('go').call().content()
+    const request = toOtlp(collector.events)
+    const spans = request.resourceSpans[0]!.scopeSpans[0]!.spans
+    const [parentRun, childRun] = runSpansOf(request)
+    const toolSpan = spans.find((span) => span.name === 'execute_tool researcher')!
+    expect(attributeOf(toolSpan, 'gen_ai.tool.call.id')).toEqual({ stringValue: 'tool-call-7' })
+    expect(toolSpan.traceId).toBe(parentRun!.traceId)
+    expect(childRun!.traceId).toBe(parentRun!.traceId)
+    expect(childRun!.parentSpanId).toBe(toolSpan.spanId)
+    expect(parentRun!.parentSpanId).toBeUndefined()
+    // The child's own spans stay in its run, in the same trace.
+    expect(
+      spans
+        .filter((span) => span.parentSpanId === childRun!.spanId)
+        .every((span) => span.traceId === parentRun!.traceId),
+    ).toBe(true)
+    // Without its parent among the events, a child's run is a trace of its own.
+    const parentRunId = collector.runIds()[0]
+    const alone = runSpansOf(toOtlp(collector.events.filter((event) => event.runId !== parentRunId)))
+    expect(alone).toHaveLength(1)
+    expect(alone[0]!.parentSpanId).toBeUndefined()
+  })
+
+  it('sends a sub-agent run with its parent from an OtlpTraceSink, in one request', async () => {
+    const bodies: OtlpTraceRequest[] = []
+    const fetch = vi.fn(async (_url: unknown, init?: RequestInit) => {
+      bodies.push(JSON.parse(init!.body as string) as OtlpTraceRequest)
+      return new Response('{}')
+    })
+    const sink = new OtlpTraceSink({ url: 'https://collector.test/v1/traces', fetch })
+    const parent = observedPair(sink)
+    await parent.prompt('go').call().content()
+    await expect.poll(() => bodies.length).toBe(1)
+    const [parentRun, childRun] = runSpansOf(bodies[0]!)
+    expect(childRun!.traceId).toBe(parentRun!.traceId)
+    expect(childRun!.parentSpanId).toBeDefined()
+    // A second turn is a request of its own.
+    await parent.prompt('again').call().content()
+    await expect.poll(() => bodies.length).toBe(2)
   })
 })
