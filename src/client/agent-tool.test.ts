@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { isAbortError, type Message, type Prompt, type ToolCallback } from '../core'
+import { AGENT_CALL_KEY, isAbortError, type Message, type Prompt, type ToolCallback } from '../core'
 import { MessageChatMemoryAdvisor, ObserverAdvisor, ToolApprovalAdvisor } from '../advisors'
 import { InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel, type ScriptFunction } from '../models'
@@ -282,6 +282,28 @@ describe('agentTool', () => {
       .build()
     await parent.prompt('a').toolContext({ user: 'ada' }).call().content()
     expect(await repository.findConversationIds()).toEqual(['notes-of-ada'])
+  })
+
+  it('answers with an Error: when conversationId gives no conversation', async () => {
+    const child = ChatClient.builder(new ScriptedChatModel(['never'])).build()
+    const tool = agentTool(child, { name: 'notes', description: 'Notes', conversationId: () => '' })
+    const parent = ChatClient.builder(new ScriptedChatModel(delegating('notes')))
+      .defaultTools(tool)
+      .build()
+    expect(await parent.prompt('a').call().content()).toBe(
+      "got: Error: conversationId of agent tool 'notes' must give a non-empty string",
+    )
+  })
+
+  it('reads a malformed agent call in the context as none', async () => {
+    const child = ChatClient.builder(new ScriptedChatModel(['fine'])).build()
+    const tool = agentTool(child, { name: 'researcher', description: 'Looks things up', maxDepth: 1 })
+    const answer = await tool.call('{"task":"x"}', {
+      values: {},
+      advisorContext: { [AGENT_CALL_KEY]: { path: 'not a list', agents: [7] } },
+      toolCall: { id: 'c1', name: 'researcher', arguments: '{"task":"x"}' },
+    })
+    expect(answer).toBe('fine')
   })
 
   it("links the child's run-start to the parent's run and tool call, and the links survive validation", async () => {

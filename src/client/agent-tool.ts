@@ -61,8 +61,8 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
     inputSchema: options.inputSchema ?? TASK,
     async execute(input: unknown, context) {
       const parent = contextValue(context.advisorContext, AGENT_CALL_KEY)
-      const path = [...(parent?.path ?? []), name]
-      const agents = parent?.agents ?? []
+      const path = [...strings(parent?.path), name]
+      const agents = strings(parent?.agents)
       if (agents.includes(agentId)) {
         throw new ToolCallError(
           `sub-agent cycle: ${path.join(' → ')} (the agent of '${name}' is already running this call)`,
@@ -77,7 +77,10 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
       if (typeof prompt !== 'string') {
         throw new ToolCallError(`agent tool '${name}' needs a prompt: give options.prompt, or take a 'task' string`)
       }
-      const conversationId = options.conversationId?.(input, context) ?? `${name}-${newId()}`
+      const conversationId = options.conversationId ? options.conversationId(input, context) : `${name}-${newId()}`
+      if (typeof conversationId !== 'string' || conversationId === '') {
+        throw new ToolCallError(`conversationId of agent tool '${name}' must give a non-empty string`)
+      }
       const call: AgentCall = { parentToolCallId: context.toolCall.id, path, agents: [...agents, agentId] }
       const parentRunId = contextValue(context.advisorContext, RUN_ID_KEY)
       if (typeof parentRunId === 'string') call.parentRunId = parentRunId
@@ -91,3 +94,7 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
     },
   })
 }
+
+/** The strings of a list from a context (plain data that may have been through a file or a fork). */
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
