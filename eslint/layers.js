@@ -13,7 +13,7 @@ export const LAYERS = {
   'src/memory': ['src/core'],
   'src/trace': ['src/core'],
   'src/advisors': ['src/core', 'src/schema', 'src/tools', 'src/memory', 'src/trace'],
-  'src/client': ['src/core', 'src/schema', 'src/tools', 'src/advisors'],
+  'src/client': ['src/core', 'src/schema', 'src/tools', 'src/memory', 'src/advisors'],
   'src/models': ['src/core'],
   'src/webllm': ['src/core', 'src/schema', 'src/models'],
   'src/mcp': ['src/core', 'src/schema', 'src/tools', 'src/trace'],

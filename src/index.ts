@@ -18,6 +18,7 @@ export {
 export { AdvisorChain } from './core'
 export { streamOf, streamStage, type StageNext, type StreamLayer } from './core'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
+export { agentTool, type AgentToolOptions } from './client'
 export {
   appendToLastUserMessage,
   isMessage,

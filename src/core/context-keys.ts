@@ -62,3 +62,18 @@ export function forkOriginOf(context: Readonly<Record<string, unknown>>): ForkOr
   if (typeof value?.runId !== 'string' || !Number.isInteger(value.round) || value.round! < 1) return undefined
   return { runId: value.runId, round: value.round! }
 }
+
+/** A sub-agent's call (agentTool): what started it, and the agents on the way down to it. */
+export interface AgentCall {
+  /** The parent's run. */
+  parentRunId?: string
+  /** The parent's tool call that started the sub-agent. */
+  parentToolCallId: string
+  /** The agent tools called on the way, outermost first, by name (this one last). */
+  path: string[]
+  /** The same agents by identity, for the cycle check. */
+  agents: string[]
+}
+
+/** Set on a sub-agent's request by agentTool; read by agentTool (depth, cycles) and an observer (run links). */
+export const AGENT_CALL_KEY = key<AgentCall>('advisor-chain.agent-call')

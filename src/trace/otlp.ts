@@ -45,11 +45,20 @@ export interface OtlpOptions {
 
 const SCOPE = { name: 'advisor-chain', version: '1' }
 
-/** Turns the events of finished runs into an OTLP trace request: one trace per run. */
+/** A tool span, by `${runId} ${toolCallId}`: where a sub-agent's run (agentTool) hangs. */
+type ToolSpans = Map<string, { traceId: string; spanId: string }>
+
+/**
+ * Turns the events of finished runs into an OTLP trace request: one trace per run, except that a
+ * sub-agent's run (its run-start names `parentRunId` and `parentToolCallId`) is a child of its
+ * parent's tool span, in the parent's trace, when the parent is among the events.
+ */
 export function toOtlp(events: readonly TraceEvent[], options: OtlpOptions = {}): OtlpTraceRequest {
   const reader = new TraceReader()
   for (const event of events) reader.add(event, false)
-  const spans = reader.runs().flatMap((run) => runSpans(run))
+  // Runs in the order they started: a parent's tool span exists before its sub-agent's run.
+  const toolSpans: ToolSpans = new Map()
+  const spans = reader.runs().flatMap((run) => runSpans(run, toolSpans))
   // A trace imported from elsewhere may hold a secret this page registered.
   return scrubSecretsDeep({
     resourceSpans: [
@@ -61,12 +70,13 @@ export function toOtlp(events: readonly TraceEvent[], options: OtlpOptions = {})
   })
 }
 
-function runSpans(run: RunView): OtlpSpan[] {
+function runSpans(run: RunView, toolSpans: ToolSpans): OtlpSpan[] {
   const start = run.events.find((event): event is TraceEventOf<'run-start'> => event.type === 'run-start')
   if (!start) return []
   const end = run.events.find((event): event is TraceEventOf<'run-end'> => event.type === 'run-end')
+  const parent = toolSpans.get(`${start.parentRunId} ${start.parentToolCallId}`)
   // Run ids share a per-page prefix; a backend needs ids that are random and unique across pages.
-  const traceId = randomHex(16)
+  const traceId = parent?.traceId ?? randomHex(16)
   const clock = (t: number) => nanos(start.startedAt + (t - start.t))
   const spanIds = new Set<string>()
   const spanId = () => {
@@ -92,6 +102,7 @@ function runSpans(run: RunView): OtlpSpan[] {
     ],
     status: statusOf(end?.status, end?.error?.message),
   }
+  if (parent) runSpan.parentSpanId = parent.spanId
   const spans = [runSpan]
   addEvents(runSpan, [...run.retries, ...run.errors, ...run.notes, ...run.evaluations], clock)
   for (const round of run.rounds) {
@@ -112,9 +123,11 @@ function runSpans(run: RunView): OtlpSpan[] {
     if (round.model && response) spans.push(modelSpan(round.model, response, roundSpan, spanId(), clock))
     for (const tool of round.tools) {
       if (tool.end === undefined) continue
+      const toolSpanId = spanId()
+      toolSpans.set(`${run.id} ${tool.id}`, { traceId, spanId: toolSpanId })
       spans.push({
         traceId,
-        spanId: spanId(),
+        spanId: toolSpanId,
         parentSpanId: roundSpan.spanId,
         name: `execute_tool ${tool.name}`,
         kind: 1,
@@ -272,9 +285,13 @@ export async function exportToOtlp(events: readonly TraceEvent[], options: OtlpE
   }
 }
 
-/** A trace sink that sends each run to an OTLP collector when it ends. */
+/**
+ * A trace sink that sends each run to an OTLP collector when it ends; a sub-agent's run goes with
+ * the run that called it (when this sink saw that run start), as a child of its tool span.
+ */
 export class OtlpTraceSink implements TraceSink {
-  readonly #runs = new Map<string, TraceEvent[]>()
+  /** Each open run's batch: the events of its outermost run and of the sub-agents' runs inside it. */
+  readonly #runs = new Map<string, { root: string; events: TraceEvent[]; members: string[] }>()
 
   constructor(private readonly options: OtlpExportOptions & { onError?: (error: unknown) => void }) {}
 
@@ -283,12 +300,15 @@ export class OtlpTraceSink implements TraceSink {
     if (!run) {
       // Events that arrive after their run was sent (an evaluation) are not sent again.
       if (event.type !== 'run-start') return
-      this.#runs.set(event.runId, (run = []))
+      const parent = event.parentRunId === undefined ? undefined : this.#runs.get(event.parentRunId)
+      run = parent ?? { root: event.runId, events: [], members: [] }
+      run.members.push(event.runId)
+      this.#runs.set(event.runId, run)
     }
-    run.push(event)
-    if (event.type !== 'run-end') return
-    this.#runs.delete(event.runId)
-    exportToOtlp(run, this.options).catch(
+    run.events.push(event)
+    if (event.type !== 'run-end' || event.runId !== run.root) return
+    for (const id of run.members) this.#runs.delete(id)
+    exportToOtlp(run.events, this.options).catch(
       this.options.onError ?? ((error) => console.warn('OTLP export failed', error)),
     )
   }

@@ -212,6 +212,10 @@ export const bodies = {
     chain: list(tracedAdvisor),
     /** This run re-runs another from one of its rounds (the rounds before came from that run's trace). */
     forkOf: optional(object({ runId: str, round: count })),
+    /** This run is a sub-agent's (agentTool): the run that called it, when that run was observed. */
+    parentRunId: optional(str),
+    /** The parent's tool call that started this run. */
+    parentToolCallId: optional(str),
   },
   'run-end': {
     status: oneOf('ok', 'error', 'aborted'),

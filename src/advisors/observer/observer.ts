@@ -15,7 +15,6 @@ import {
   type ErrorInfo,
   isAbortError,
   providerOf,
-  forkOriginOf,
   now,
 } from '../../core'
 import { isToolAdvisor } from '../markers'
@@ -173,7 +172,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       const recorder = this.#recorder(runId)
       const placement: Placement = this.order > event.loopOrder ? 'inside-loop' : 'outside-loop'
       this.#runs.set(runId, { recorder, placement })
-      recorder.start(event.mode, placement, layout(event.advisors, event.loopOrder), forkOriginOf(context))
+      recorder.start(event.mode, placement, layout(event.advisors, event.loopOrder), context)
       this.#flushEarly(runId)
       return
     }
@@ -220,7 +219,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         // The loop started before this observer could hear it (e.g. it was not a listener then).
         entry = { recorder: this.#recorder(existing), placement: 'inside-loop' }
         this.#runs.set(existing, entry)
-        entry.recorder.start(mode, 'inside-loop', [], forkOriginOf(request.context))
+        entry.recorder.start(mode, 'inside-loop', [], request.context)
       }
       return { run: entry.recorder, round, placement: entry.placement, forwarded: request }
     }
@@ -230,7 +229,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const recorder = this.#recorder(runId)
     this.#runs.set(runId, { recorder, placement })
     const loopOrder = toolAdvisor?.order ?? Number.POSITIVE_INFINITY
-    recorder.start(mode, placement, layout(advisors, loopOrder), forkOriginOf(request.context))
+    recorder.start(mode, placement, layout(advisors, loopOrder), request.context)
     this.#flushEarly(runId)
     const forwarded =
       existing === runId ? request : { ...request, context: { ...request.context, [RUN_ID_KEY]: runId } }

@@ -12,6 +12,9 @@ import {
   type ToolSource,
   type ToolDefinition,
   now,
+  forkOriginOf,
+  AGENT_CALL_KEY,
+  type AgentCall,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -96,7 +99,7 @@ export class RunRecorder {
     mode: 'call' | 'stream',
     observer: 'inside-loop' | 'outside-loop' | 'no-loop',
     chain: TracedAdvisor[],
-    forkOf?: { runId: string; round: number },
+    context: Readonly<Record<string, unknown>>,
   ): void {
     const body: TraceEventBody & { type: 'run-start' } = {
       type: 'run-start',
@@ -105,7 +108,11 @@ export class RunRecorder {
       observer,
       chain,
     }
+    const forkOf = forkOriginOf(context)
     if (forkOf) body.forkOf = forkOf
+    const parent = context[AGENT_CALL_KEY] as Partial<AgentCall> | undefined
+    if (typeof parent?.parentRunId === 'string') body.parentRunId = parent.parentRunId
+    if (typeof parent?.parentToolCallId === 'string') body.parentToolCallId = parent.parentToolCallId
     this.emit(0, body, this.advisor, this.startedAt)
   }
 
