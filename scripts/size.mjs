@@ -20,7 +20,7 @@ const COMBINATIONS = [
     from: 'advisor-chain',
     // 30 KB when the first message was made fast (issue 26, 29.9 KB then); the checks every answer
     // now gets before a tool runs (unfinished calls, errors inside a 200, cut streams, attachments,
-    // secrets in every channel) took it to 30.8 KB. Grow it only for what every first call needs.
+    // secrets in every channel) took it to 30.9 KB. Grow it only for what every first call needs.
     budgetKB: 31,
     firstCall: true,
   },
