@@ -118,7 +118,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     const tools = request.prompt.options.tools ?? []
     // The calls to ask about, marked `requested` on the message before anyone is asked.
     const marks: Record<string, string> = {}
-    const asked: Array<[call: ToolCall, args: unknown]> = []
+    const asked = new Map<ToolCall, unknown>()
     for (const call of message.toolCalls) {
       const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
       // A call that can only fail is answered as the tool round would answer it, never shown to the user.
@@ -134,23 +134,23 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
       const args = parse(call.arguments)
       if (!problem && needsApproval(policy, call, args)) {
         marks[call.id] = 'requested'
-        asked.push([call, args])
+        asked.set(call, args)
       }
     }
     const marked = (whole: AssistantMessage): AssistantMessage => ({
       ...whole,
       metadata: { ...whole.metadata, [APPROVALS_METADATA]: { ...marks } },
     })
-    if (asked.length > 0)
+    if (asked.size > 0)
       // Memory inside the loop keeps the round (its text, its calls, what is asked) while the user
       // decides: a reload shows it as it was, and can resume it.
       await checkpointTurn(listeners, marked(streamed?.result().results[index]?.output ?? message), request.context)
     for (const call of message.toolCalls) {
-      const args = asked.find(([asking]) => asking === call)?.[1]
-      if (!marks[call.id]) {
+      if (!asked.has(call)) {
         calls.push(call)
         continue
       }
+      const args = asked.get(call)
       const report = (event: {
         phase: 'requested' | 'decided'
         decision?: ApprovalDecision['type']
@@ -186,7 +186,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     }
     const results = chatResponse.results.with(index, {
       ...chatResponse.results[index]!,
-      output: { ...(asked.length > 0 ? marked(message) : message), toolCalls: calls },
+      output: { ...(asked.size > 0 ? marked(message) : message), toolCalls: calls },
     })
     const reviewed: ChatResponse = { ...chatResponse, results }
     return { chatResponse: reviewed, context: { ...response.context, [TOOL_ANSWERS_KEY]: answers } }

@@ -188,6 +188,15 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
   return views.map((view) => bubbleOf(view, view.parts))
 }
 
+/** Whether `value` is an object whose `keys` all hold strings. */
+function hasStrings(value: unknown, keys: readonly string[]): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    keys.every((key) => typeof (value as Record<string, unknown>)[key] === 'string')
+  )
+}
+
 /**
  * A stored answer and, before it, the rounds of its turn that memory outside the loop kept with it
  * (ROUNDS_METADATA): what storage gives is not trusted, so anything that is not a tool round is left out.
@@ -195,19 +204,15 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
 function withRounds(message: Message): Message[] {
   const rounds = message.role === 'assistant' ? message.metadata?.[ROUNDS_METADATA] : undefined
   if (!Array.isArray(rounds)) return [message]
-  const strings = (value: unknown, keys: string[]) =>
-    typeof value === 'object' &&
-    value !== null &&
-    keys.every((key) => typeof (value as Record<string, unknown>)[key] === 'string')
   const valid = rounds.filter(
     (round: Partial<Message> | null) =>
       (round?.role === 'assistant' &&
         typeof round.text === 'string' &&
         Array.isArray(round.toolCalls) &&
-        round.toolCalls.every((call) => strings(call, ['id', 'name', 'arguments']))) ||
+        round.toolCalls.every((call) => hasStrings(call, ['id', 'name', 'arguments']))) ||
       (round?.role === 'tool' &&
         Array.isArray(round.responses) &&
-        round.responses.every((response) => strings(response, ['id', 'responseData']))),
+        round.responses.every((response) => hasStrings(response, ['id', 'responseData']))),
   ) as Message[]
   return [...valid, message]
 }
