@@ -403,6 +403,8 @@ describe('useChat: retry() and regenerate() stop what runs first', () => {
     const again = chat().regenerate()
     expect(approvals.pending()).toEqual([])
     await expect.poll(() => approvals.pending().map((pending) => pending.toolCall.id)).toEqual(['w1'])
+    // Answered once the screen shows it waiting (answered sooner, React may never commit that render).
+    await expect.poll(() => waitingBubbles(probe, mark)).toHaveLength(1)
     chat().addToolApproval({ id: 'w1', approved: true })
     await Promise.all([asked, again])
     await expect

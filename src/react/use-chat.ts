@@ -452,7 +452,7 @@ function safely(callback: () => void): void {
   try {
     callback()
   } catch (error) {
-    globalThis.reportError?.(error)
+    ;(globalThis.reportError ?? console.error)(error)
   }
 }
 
