@@ -280,6 +280,7 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .approvals { border-bottom: 1px solid var(--line); background: var(--warn-bg); padding: 6px 12px; flex: none; }
 .approval-request { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
 .approval-request code { font-family: var(--mono); font-size: 11.5px; }
+.approval-path { color: var(--fg2); font-size: 11.5px; }
 .primary { background: var(--accent); color: var(--accent-fg); border-radius: 6px; padding: 3px 10px; font-weight: 600; }
 .secondary { border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; background: var(--bg); }
 .crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }

@@ -1,6 +1,7 @@
-import type { ChatClient } from '../client'
+import { ObserverAdvisor } from '../advisors'
+import { agentClientOf, ChatClient } from '../client'
 import { FORK_KEY, RUN_ID_KEY, newId, type ChatResponse, type ForkOrigin } from '../core'
-import { forkPlan, type ForkRunRequest } from '../trace'
+import { ForkError, forkPlan, type ForkRunRequest, type TraceEvent } from '../trace'
 
 export interface ForkRunOptions {
   /** Run the fork as a stream (default: as the original run was made). */
@@ -32,14 +33,16 @@ export async function forkRun(
   const plan = forkPlan(request)
   const runId = newId()
   const [first, ...rest] = plan.messages
+  const { agent, observer } = runner(client, request.trace, plan.forkOf.runId)
   // The recorded system message replaces the client's default one instead of being sent twice.
   const spec =
     first?.role === 'system'
-      ? client
+      ? agent
           .prompt()
           .system(first.text)
           .messages(...rest)
-      : client.prompt().messages(...plan.messages)
+      : agent.prompt().messages(...plan.messages)
+  if (observer) spec.advisors(observer)
   spec.options(plan.options).advisorParams({ [RUN_ID_KEY]: runId, [FORK_KEY]: plan.forkOf })
   if (options.signal) spec.signal(options.signal)
   if (!(options.stream ?? plan.mode === 'stream')) {
@@ -55,4 +58,42 @@ export async function forkRun(
     if (text) answer = (answer ?? '') + text
   }
   return { runId, forkOf: plan.forkOf, answer, chatResponse }
+}
+
+/**
+ * The client that made a run: the app's, or for a sub-agent's run (agentTool) the agent tool's
+ * client found down the path of tool calls that started it. A sub-agent without an observer of its
+ * own gets the one that recorded it (its caller's), so the fork is recorded too.
+ */
+function runner(
+  client: ChatClient,
+  trace: readonly TraceEvent[],
+  runId: string,
+  below: readonly string[] = [],
+): { agent: ChatClient; observer?: ObserverAdvisor } {
+  const start = trace.find((event) => event.type === 'run-start' && event.runId === runId)
+  if (start?.type !== 'run-start' || start.parentRunId === undefined || start.parentToolCallId === undefined)
+    return { agent: client }
+  const { parentRunId, parentToolCallId } = start
+  // An imported trace is untrusted: its parent links may go round.
+  if (parentRunId === runId || below.includes(parentRunId))
+    throw new ForkError(`The parent links of run ${runId} go round: ${[...below, runId, parentRunId].join(' → ')}`)
+  const parent = runner(client, trace, parentRunId, [...below, runId])
+  const call = trace.find(
+    (event) => event.type === 'tool-start' && event.runId === parentRunId && event.toolCall.id === parentToolCallId,
+  )
+  const name = call?.type === 'tool-start' ? call.toolCall.name : undefined
+  const defaults = ChatClient.defaultsOf(parent.agent)
+  const tool = defaults.tools.find((candidate) => candidate.definition.name === name)
+  const agent = tool && agentClientOf(tool)
+  if (!agent)
+    throw new ForkError(
+      `Run ${runId} is a sub-agent's, started by tool call ${parentToolCallId} of run ${parentRunId}` +
+        (name === undefined ? ', which the trace does not hold' : `: '${name}' is not an agent tool of the client`),
+    )
+  const observer =
+    parent.observer ??
+    defaults.advisors.find((advisor): advisor is ObserverAdvisor => advisor instanceof ObserverAdvisor)
+  const own = ChatClient.defaultsOf(agent).advisors.some((advisor) => advisor instanceof ObserverAdvisor)
+  return own || !observer ? { agent } : { agent, observer }
 }
