@@ -124,9 +124,9 @@ describe("a sub-agent in the parent's trace", () => {
     expect(top!.parentRunId).toBeUndefined()
     expect(sub).toMatchObject({ parentRunId: top!.runId, parentToolCallId: 'call-research', mode: 'stream' })
     expect(trace.ofType('model-request', sub!.runId)).toHaveLength(2)
-    expect(trace.ofType('tool-end', sub!.runId)).toEqual([
-      expect.objectContaining({ toolCall: expect.objectContaining({ name: 'weather' }), result: 'sunny in Oslo' }),
-    ])
+    const ends = trace.ofType('tool-end', sub!.runId)
+    expect(ends).toHaveLength(1)
+    expect(ends[0]).toMatchObject({ toolCall: { name: 'weather' }, result: 'sunny in Oslo' })
   })
 
   it('records the child once when it has an observer of its own', async () => {
@@ -229,13 +229,8 @@ describe("a sub-agent's approvals", () => {
     })()
     await vi.waitFor(() => expect(queue.pending()).toHaveLength(1))
     expect(queue.pending()[0]).toMatchObject({ path: ['cleaner', 'delete_all'], toolCall: { name: 'delete_all' } })
-    expect(parts).toContainEqual(
-      expect.objectContaining({
-        type: 'agent-part',
-        id: 'call-cleaner',
-        part: expect.objectContaining({ type: 'approval-requested', name: 'delete_all' }),
-      }),
-    )
+    const asked = parts.find((part) => part.type === 'agent-part' && part.part.type === 'approval-requested')
+    expect(asked).toMatchObject({ id: 'call-cleaner', part: { name: 'delete_all' } })
     queue.decide(queue.pending()[0]!.id, { type: 'approve' })
     await turn
     const text = parts.flatMap((part) => (part.type === 'text-delta' ? [part.delta] : [])).join('')

@@ -1,5 +1,5 @@
-import { ObserverAdvisor } from '../advisors'
-import { agentClientOf, ChatClient } from '../client'
+import type { ChatClient } from '../client'
+import { agentAt } from '../client/agent-runs'
 import { FORK_KEY, RUN_ID_KEY, newId, type ChatResponse, type ForkOrigin } from '../core'
 import { ForkError, forkPlan, type ForkRunRequest, type TraceEvent } from '../trace'
 
@@ -60,40 +60,37 @@ export async function forkRun(
   return { runId, forkOf: plan.forkOf, answer, chatResponse }
 }
 
-/**
- * The client that made a run: the app's, or for a sub-agent's run (agentTool) the agent tool's
- * client found down the path of tool calls that started it. A sub-agent without an observer of its
- * own gets the one that recorded it (its caller's), so the fork is recorded too.
- */
-function runner(
-  client: ChatClient,
-  trace: readonly TraceEvent[],
-  runId: string,
-  below: readonly string[] = [],
-): { agent: ChatClient; observer?: ObserverAdvisor } {
-  const start = trace.find((event) => event.type === 'run-start' && event.runId === runId)
-  if (start?.type !== 'run-start' || start.parentRunId === undefined || start.parentToolCallId === undefined)
-    return { agent: client }
-  const { parentRunId, parentToolCallId } = start
-  // An imported trace is untrusted: its parent links may go round.
-  if (parentRunId === runId || below.includes(parentRunId))
-    throw new ForkError(`The parent links of run ${runId} go round: ${[...below, runId, parentRunId].join(' → ')}`)
-  const parent = runner(client, trace, parentRunId, [...below, runId])
-  const call = trace.find(
-    (event) => event.type === 'tool-start' && event.runId === parentRunId && event.toolCall.id === parentToolCallId,
-  )
-  const name = call?.type === 'tool-start' ? call.toolCall.name : undefined
-  const defaults = ChatClient.defaultsOf(parent.agent)
-  const tool = defaults.tools.find((candidate) => candidate.definition.name === name)
-  const agent = tool && agentClientOf(tool)
-  if (!agent)
-    throw new ForkError(
-      `Run ${runId} is a sub-agent's, started by tool call ${parentToolCallId} of run ${parentRunId}` +
-        (name === undefined ? ', which the trace does not hold' : `: '${name}' is not an agent tool of the client`),
+/** The client that made a run: the app's, or for a sub-agent's run (agentTool) the agent tool's client. */
+function runner(client: ChatClient, trace: readonly TraceEvent[], runId: string): ReturnType<typeof agentAt> {
+  const path = agentPath(trace, runId)
+  try {
+    return agentAt(client, path)
+  } catch (error) {
+    throw new ForkError(`Run ${runId} is a sub-agent's (${path.join(' → ')}): ${(error as Error).message}`)
+  }
+}
+
+/** The agent tools on the way down to a run, outermost first, from the runs' parent links. */
+function agentPath(trace: readonly TraceEvent[], runId: string): string[] {
+  const path: string[] = []
+  const seen = [runId]
+  for (let run = runId; ;) {
+    const start = trace.find((event) => event.type === 'run-start' && event.runId === run)
+    if (start?.type !== 'run-start' || start.parentRunId === undefined || start.parentToolCallId === undefined)
+      return path
+    const { parentRunId, parentToolCallId } = start
+    // An imported trace is untrusted: its parent links may go round.
+    if (seen.includes(parentRunId))
+      throw new ForkError(`The parent links of run ${runId} go round: ${[...seen, parentRunId].join(' → ')}`)
+    const call = trace.find(
+      (event) => event.type === 'tool-start' && event.runId === parentRunId && event.toolCall.id === parentToolCallId,
     )
-  const observer =
-    parent.observer ??
-    defaults.advisors.find((advisor): advisor is ObserverAdvisor => advisor instanceof ObserverAdvisor)
-  const own = ChatClient.defaultsOf(agent).advisors.some((advisor) => advisor instanceof ObserverAdvisor)
-  return own || !observer ? { agent } : { agent, observer }
+    if (call?.type !== 'tool-start')
+      throw new ForkError(
+        `Run ${run} is a sub-agent's, started by tool call ${parentToolCallId} of run ${parentRunId}, which the trace does not hold`,
+      )
+    path.unshift(call.toolCall.name)
+    seen.push(parentRunId)
+    run = parentRunId
+  }
 }
