@@ -135,8 +135,9 @@ function research(messages: readonly Message[]): ScriptStep {
     return { text: 'Reading the page first. ', toolCalls: [call('page_outline', {})], delayMs: pause }
   const outline = tryParse(results.responses[0]?.responseData ?? '')
   const headings = Array.isArray(outline?.['headings']) ? (outline['headings'] as string[]) : []
+  const title = typeof outline?.['title'] === 'string' ? outline['title'] : 'untitled'
   return say(
-    `The page is "${String(outline?.['title'] ?? 'untitled')}"; its headings are ${headings.slice(0, 4).join(', ') || 'none'}. (Scripted: a sub-agent run of its own.)`,
+    `The page is "${title}"; its headings are ${headings.slice(0, 4).join(', ') || 'none'}. (Scripted: a sub-agent run of its own.)`,
   )
 }
 
