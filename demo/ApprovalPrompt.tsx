@@ -21,6 +21,11 @@ export function ApprovalPrompt({ queue }: { queue: ApprovalQueue }) {
       <strong>
         Allow <code>{approval.toolCall.name}</code>?
       </strong>
+      {approval.path && approval.path.length > 1 ? (
+        <span className="approval-path" data-testid="approval-path">
+          asked by a sub-agent: {approval.path.join(' → ')}
+        </span>
+      ) : null}
       {editing !== undefined ? (
         <textarea
           aria-label="Arguments"

@@ -257,7 +257,7 @@ function ToolCard({
 }) {
   const status =
     call.state === 'done' || call.state === 'error' ? call.state : call.state === 'denied' ? 'error' : 'running'
-  return (
+  const card = (
     <details className={`tool-call ${status}`} data-testid="tool-call" data-state={call.state}>
       <summary>
         <span className={`tool-icon ${status}`} aria-hidden="true" />
@@ -280,6 +280,23 @@ function ToolCard({
       )}
       {call.result !== undefined && <pre className="result">{call.result}</pre>}
     </details>
+  )
+  if (!call.agentParts?.length) return card
+  // A sub-agent's progress, under the card of the call that runs it.
+  return (
+    <>
+      {card}
+      <div className="agent-parts" data-testid="agent-parts" aria-label={`What ${call.name} does`}>
+        {call.agentParts.map((part, index) => (
+          <Part
+            key={part.type === 'tool-call' ? part.id : index}
+            part={part}
+            thinking={call.state === 'running' && index === call.agentParts!.length - 1}
+            onApproval={onApproval}
+          />
+        ))}
+      </div>
+    </>
   )
 }
 

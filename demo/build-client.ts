@@ -18,6 +18,7 @@ import {
   type TraceSink,
 } from 'advisor-chain'
 import type { Settings } from './settings'
+import { researcherTool } from './researcher'
 import { demoTools } from './tools'
 
 export const LOG_ORDERS = {
@@ -84,9 +85,9 @@ export function buildClient(options: {
   if (settings.logging !== 'off') advisors.push(loggingAdvisor(LOG_ORDERS[settings.logging], log))
   return ChatClient.builder(model)
     .defaultSystem(
-      'You are the assistant of the advisor-chain demo page. Use the tools for anything about time, notes, the page theme, arithmetic and random numbers. Keep answers short.',
+      'You are the assistant of the advisor-chain demo page. Use the tools for anything about time, notes, the page theme, arithmetic and random numbers; hand research about this page to the researcher. Keep answers short.',
     )
-    .defaultTools(...demoTools, ...(mcp?.tools ?? []))
+    .defaultTools(...demoTools, researcherTool(model), ...(mcp?.tools ?? []))
     .defaultAdvisors(...advisors)
     .toolCallingAdvisor(
       ToolCallingAdvisor.builder().conversationHistoryEnabled(settings.loopHistory).maxIterations(settings.maxRounds),

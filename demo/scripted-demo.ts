@@ -7,6 +7,7 @@ import {
   type ScriptStep,
   type ScriptedReply,
 } from 'advisor-chain'
+import { RESEARCHER_SYSTEM } from './researcher'
 
 // The offline demo's model: a ScriptedChatModel (a test double, not a model) whose replies are
 // chosen from what the user typed and what the tools returned, so every advisor can be shown
@@ -18,6 +19,7 @@ export const scenarios = [
   { prompt: 'What is (12 + 30) * 1.5 and what time is it?', shows: 'parallel tool calls' },
   { prompt: 'Roll a dice', shows: 'a returnDirect tool' },
   { prompt: 'Delete note 1', shows: 'tool approval' },
+  { prompt: 'Ask the researcher what this page is about', shows: 'a sub-agent, nested in the devtools' },
   { prompt: 'Switch to dark theme', shows: 'a tool that changes the page' },
   { prompt: 'Tell me a long story', shows: 'streaming (try Stop)' },
   { prompt: 'Try a flaky provider', shows: 'retries' },
@@ -69,6 +71,8 @@ function answerFromTools(messages: readonly Message[]): ScriptStep {
           : response.responseData
       case 'set_theme':
         return response.responseData
+      case 'researcher':
+        return `the researcher says: ${response.responseData}`
       default:
         return response.responseData
     }
@@ -124,10 +128,24 @@ function aboutAttachments(messages: readonly Message[]): ScriptStep | undefined 
   }
 }
 
+/** The researcher sub-agent's turns: it reads the page, then sums up what it found. */
+function research(messages: readonly Message[]): ScriptStep {
+  const results = lastOf(messages)
+  if (results?.role !== 'tool')
+    return { text: 'Reading the page first. ', toolCalls: [call('page_outline', {})], delayMs: pause }
+  const outline = tryParse(results.responses[0]?.responseData ?? '')
+  const headings = Array.isArray(outline?.['headings']) ? (outline['headings'] as string[]) : []
+  const title = typeof outline?.['title'] === 'string' ? outline['title'] : 'untitled'
+  return say(
+    `The page is "${title}"; its headings are ${headings.slice(0, 4).join(', ') || 'none'}. (Scripted: a sub-agent run of its own.)`,
+  )
+}
+
 export function scriptedDemoModel(): ScriptedChatModel {
   return new ScriptedChatModel(
     (prompt) => {
       const messages = prompt.messages
+      if (messages[0]?.role === 'system' && messages[0].text === RESEARCHER_SYSTEM) return research(messages)
       if (lastOf(messages)?.role === 'tool') return answerFromTools(messages)
       const attached = aboutAttachments(messages)
       if (attached) return attached
@@ -162,6 +180,13 @@ export function scriptedDemoModel(): ScriptedChatModel {
             6,
           )
         return { text: story, delayMs: 45 }
+      }
+      if (/researcher/.test(text)) {
+        const task = /researcher\s+(.+)$/i.exec(lastUserText(messages))?.[1] ?? 'what this page is about'
+        return {
+          toolCalls: [call('researcher', { task: `Find out ${task.replace(/^(about|to find out)\s+/i, '')}` })],
+          delayMs: pause,
+        }
       }
       if (/delete|remove/.test(text) && /note/.test(text))
         return { toolCalls: [call('delete_note', { id: /\d+/.exec(text)?.[0] ?? '1' })], delayMs: pause }

@@ -5,6 +5,8 @@ export interface PendingToolApproval {
   /** The key to answer with. */
   id: string
   toolCall: ToolCall
+  /** Asked inside a sub-agent: the agent tools on the way down, then the call's tool. */
+  path?: readonly string[]
 }
 
 /**

@@ -23,6 +23,11 @@ export interface DevtoolsStoreOptions {
 export interface Selection {
   runId: string
   round?: number
+  /**
+   * The run whose timeline the selection was made in, when it is not `runId`'s: a sub-agent's round
+   * picked where its parent's timeline shows it nested. The panel keeps showing that run.
+   */
+  within?: string
   /** The view of the run to show (default: the one shown last). */
   view?: 'timeline' | 'chain' | 'compare'
   /** A span of the round: the model call, a tool call (by id), a validation attempt, a retry. */

@@ -97,7 +97,7 @@ test('an OpenAI-compatible server on loopback, replaying recorded streams, runs 
       role: 'tool',
       tool_call_id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj',
       content:
-        "Error: unknown tool 'get_capital'. Available tools: local_time, add_note, list_notes, delete_note, set_theme, calculate, random_number.",
+        "Error: unknown tool 'get_capital'. Available tools: local_time, add_note, list_notes, delete_note, set_theme, calculate, random_number, researcher.",
     })
     const run = await waitForRun(page)
     expect(run.rounds).toHaveLength(2)

@@ -14,6 +14,11 @@ export function Approvals({ queue }: { queue: ApprovalSource }) {
       {pending.map((approval) => (
         <div key={approval.id} className="approval-request" data-testid="pending-approval">
           <strong>Run {approval.toolCall.name}?</strong>
+          {approval.path && approval.path.length > 1 ? (
+            <span className="approval-path" data-testid="approval-path">
+              in {approval.path.join(' → ')}
+            </span>
+          ) : null}
           <code>{prettyJson(approval.toolCall.arguments)}</code>
           {/* Named with the tool: an app's own Approve/Reject buttons must stay the only ones of their name. */}
           <button

@@ -2,6 +2,7 @@ import type { ApprovalSource } from '../approvals'
 import type { ForkRunner } from '../fork'
 import { useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
+import { newestTopLevel } from '../sub-agents'
 import { Approvals } from './Approvals'
 import { ErrorBoundary } from './ErrorBoundary'
 import { plural, shortId } from './format'
@@ -60,8 +61,8 @@ function PanelContent({
   useDevtools(store, (state) => state.version)
   const selection = useDevtools(store, (state) => state.selection)
   const [imported, setImported] = useState<{ error?: string; name?: string }>({})
-  // Without a selection the panel follows the newest run.
-  const run = (selection && store.run(selection.runId)) ?? store.runs()[0]
+  // Without a selection the panel follows the newest run that no other run started (sub-agents' runs are in its timeline).
+  const run = (selection && store.run(selection.within ?? selection.runId)) ?? newestTopLevel(store.runs())
   return (
     <>
       <Toolbar store={store} theme={theme} onTheme={onTheme} onImport={setImported}>

@@ -2,6 +2,7 @@ import type { ForkEdits, Message, RoundView, RunView } from 'advisor-chain/trace
 import { useState } from 'react'
 import type { ForkRunner } from '../fork'
 import type { DevtoolsStore } from '../store'
+import { eventsWithCallers } from '../sub-agents'
 
 type Status = { kind: 'idle' } | { kind: 'running' } | { kind: 'failed'; message: string }
 
@@ -42,7 +43,7 @@ export function ForkEditor({
   }
   const rerun = () => {
     setStatus({ kind: 'running' })
-    fork({ trace: run.events, runId: run.id, round: round.round, edits: edits() }).then(
+    fork({ trace: eventsWithCallers(store.runs(), run), runId: run.id, round: round.round, edits: edits() }).then(
       ({ runId }) => {
         setStatus({ kind: 'idle' })
         store.select({ runId, view: 'compare' })

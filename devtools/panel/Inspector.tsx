@@ -30,7 +30,8 @@ export function Inspector({
   const round = run.rounds.find((candidate) => candidate.round === selection?.round) ?? run.rounds.at(-1)
   if (!round) return <p className="empty">Select a round in the timeline.</p>
   const span = selection?.round === round.round ? selection.span : undefined
-  const back = () => store.select({ runId: run.id, round: round.round })
+  const within = selection?.within
+  const back = () => store.select({ runId: run.id, round: round.round, ...(within ? { within } : {}) })
   if (span?.kind === 'tool') {
     const tool = round.tools.find((candidate) => candidate.id === span.id)
     if (tool) return <ToolDetail run={run} round={round} tool={tool} onBack={back} />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
+import { subAgentFigures } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import type { ForkRunner } from '../fork'
@@ -31,7 +32,10 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
   const live = run.live && run.status === 'running'
   const now = useNow(live)
   const state = runState(run)
-  const selected = selection?.runId === run.id ? selection : undefined
+  const selected = selection?.runId === run.id || selection?.within === run.id ? selection : undefined
+  // A sub-agent's round picked in this run's timeline is inspected as a round of the sub-agent's run.
+  const inspected = (selected?.within === run.id && store.run(selected.runId)) || run
+  const agents = subAgentFigures(store.runs(), run)
   return (
     <section className="detail" aria-label="Run">
       <header className="detail-head">
@@ -57,6 +61,25 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
             value={String(figures.toolCalls)}
             note={figures.toolErrors ? `${figures.toolErrors} failed` : undefined}
           />
+          {agents.runs > 0 && (
+            <span className="stat" data-testid="sub-agent-figures">
+              <b>{plural(agents.runs, 'sub-agent run')}</b> inside: model {duration(agents.modelMs)}
+              {agents.usage
+                ? `, ${agents.usage.promptTokens.toLocaleString()} → ${agents.usage.completionTokens.toLocaleString()} tokens`
+                : ''}
+              , {plural(agents.toolCalls, 'tool call')}
+            </span>
+          )}
+          {run.parent && (
+            <button
+              type="button"
+              className="stat link"
+              onClick={() => store.select({ runId: run.parent!.runId })}
+              title="Show the run that called this sub-agent"
+            >
+              sub-agent of #{shortId(run.parent.runId)}
+            </button>
+          )}
           {run.finishReason && <Stat label="finish" value={run.finishReason} />}
           {run.evaluations.length > 0 && (
             <Stat label="score" value={run.evaluations.map((evaluation) => evaluation.score.toFixed(2)).join(' → ')} />
@@ -107,7 +130,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
               <Waterfall store={store} run={run} />
             </ErrorBoundary>
             <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
-              <Inspector key={run.id} store={store} run={run} selection={selected} fork={fork} />
+              <Inspector key={inspected.id} store={store} run={inspected} selection={selected} fork={fork} />
             </ErrorBoundary>
           </div>
         ) : view === 'compare' ? (

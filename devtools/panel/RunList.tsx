@@ -1,6 +1,7 @@
 import type { CSSProperties } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
 import type { StatusFilter } from '../search'
+import { agentToolName, nestedRuns, newestTopLevel } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import { clock, duration, plural, shortId, tokensShort } from './format'
@@ -23,11 +24,13 @@ export function RunList({ store }: { store: DevtoolsStore }) {
   useDevtools(store, (state) => state.version)
   const filter = useDevtools(store, (state) => state.filter)
   const all = store.runs()
-  const selected = useDevtools(store, (state) => state.selection?.runId) ?? all[0]?.id
+  const selected = useDevtools(store, (state) => state.selection?.runId) ?? newestTopLevel(all)?.id
   const runs = store.visibleRuns()
+  // Sub-agents' runs sit under the run that called them.
+  const rows = nestedRuns(runs)
   const selectedIndex = Math.max(
     0,
-    runs.findIndex((run) => run.id === selected),
+    rows.findIndex(({ run }) => run.id === selected),
   )
   return (
     <nav className="runs" aria-label="Runs" style={{ '--run-row': `${ROW_HEIGHT}px` } as CSSProperties}>
@@ -64,17 +67,19 @@ export function RunList({ store }: { store: DevtoolsStore }) {
         </p>
       ) : (
         <WindowedList
-          items={runs}
+          items={rows}
           rowHeight={ROW_HEIGHT}
-          rowKey={(run) => run.id}
+          rowKey={({ run }) => run.id}
           label="Runs, newest first"
           role="listbox"
           itemRole="presentation"
           activeIndex={selectedIndex}
           testId="run-list"
-          render={(run, _index, row) => (
+          render={({ run, depth }, _index, row) => (
             <RunRow
               run={run}
+              depth={depth}
+              via={depth > 0 ? agentToolName(all, run) : undefined}
               selected={run.id === selected}
               row={row}
               onSelect={() => store.select({ runId: run.id })}
@@ -88,11 +93,16 @@ export function RunList({ store }: { store: DevtoolsStore }) {
 
 function RunRow({
   run,
+  depth,
+  via,
   selected,
   row,
   onSelect,
 }: {
   run: RunView
+  depth: number
+  /** For a sub-agent's run: the tool that started it. */
+  via: string | undefined
   selected: boolean
   row: RowProps
   onSelect: () => void
@@ -113,8 +123,10 @@ function RunRow({
       aria-selected={selected}
       data-testid="run-row"
       data-status={state}
+      data-depth={depth}
       onClick={onSelect}
       {...row}
+      style={depth > 0 ? { paddingLeft: `${10 + Math.min(depth, 4) * 14}px` } : undefined}
     >
       <span className="run-title">
         <span className={`dot ${state}`} aria-hidden="true" />
@@ -124,6 +136,7 @@ function RunRow({
         <span className="run-id">#{shortId(run.id)}</span>
       </span>
       <span className="run-meta">
+        {depth > 0 && <span className="agent-text">↳ sub-agent{via ? ` · ${via}` : ''}</span>}
         <span>{clock(run.startedAt)}</span>
         {run.forkOf && (
           <span className="fork-text">

@@ -11,7 +11,8 @@ import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from 'advisor-chain/trace'
-import { axisTicks, duration, durationCompact } from './format'
+import { subAgentRuns } from '../sub-agents'
+import { axisTicks, duration, durationCompact, plural } from './format'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { useWidth } from './use-width'
@@ -20,31 +21,54 @@ import { WindowedList } from './windowed-list'
 const ROW_HEIGHT = 26
 const AXIS_HEIGHT = 24
 
-type Row =
+type RowKind =
   | { kind: 'round'; round: RoundView }
   | { kind: 'model'; round: RoundView }
   | { kind: 'tool'; round: RoundView; index: number }
   | { kind: 'approval'; round: RoundView; index: number }
   | { kind: 'validation'; round: RoundView; index: number }
   | { kind: 'retry'; round: RoundView; index: number }
+  /** A sub-agent's run under the tool call that started it: one bar, or its rounds when expanded. */
+  | { kind: 'agent'; round: RoundView; child: RunView; expanded: boolean }
 
-function rowsOf(run: RunView): Row[] {
+/** A row, of the run shown or of a sub-agent's run nested `depth` levels under it. */
+type Row = RowKind & { run: RunView; depth: number }
+
+function rowsOf(run: RunView, runs: readonly RunView[], expanded: ReadonlySet<string>, depth = 0): Row[] {
   const rows: Row[] = []
+  const on = { run, depth }
   for (const round of run.rounds) {
-    rows.push({ kind: 'round', round })
-    if (round.model) rows.push({ kind: 'model', round })
-    round.waits.forEach((_, index) => rows.push({ kind: 'approval', round, index }))
-    round.tools.forEach((_, index) => rows.push({ kind: 'tool', round, index }))
-    round.validations.forEach((_, index) => rows.push({ kind: 'validation', round, index }))
-    round.retries.forEach((_, index) => rows.push({ kind: 'retry', round, index }))
+    rows.push({ kind: 'round', round, ...on })
+    if (round.model) rows.push({ kind: 'model', round, ...on })
+    round.waits.forEach((_, index) => rows.push({ kind: 'approval', round, index, ...on }))
+    round.tools.forEach((tool, index) => {
+      rows.push({ kind: 'tool', round, index, ...on })
+      // Nesting is bounded by the sub-agents' maxDepth; an imported file's loops by `depth`.
+      if (depth > 16) return
+      for (const child of subAgentRuns(runs, run, tool.id)) {
+        const open = expanded.has(child.id)
+        rows.push({ kind: 'agent', round, child, expanded: open, ...on })
+        if (open) rows.push(...rowsOf(child, runs, expanded, depth + 1))
+      }
+    })
+    round.validations.forEach((_, index) => rows.push({ kind: 'validation', round, index, ...on }))
+    round.retries.forEach((_, index) => rows.push({ kind: 'retry', round, index, ...on }))
   }
   return rows
 }
 
-function selectionOf(row: Row, runId: string): Selection {
+/** What a click on a row selects; a sub-agent's row is selected within the run shown. */
+function selectionOf(row: Row, shown: RunView): Selection {
+  const selection = selectionInRun(row)
+  return row.run === shown ? selection : { ...selection, within: shown.id }
+}
+
+function selectionInRun(row: Row): Selection {
+  const runId = row.run.id
   const round = row.round.round
   switch (row.kind) {
     case 'round':
+    case 'agent':
       return { runId, round }
     case 'model':
       return { runId, round, span: { kind: 'model' } }
@@ -89,7 +113,14 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
     const left = at(from)
     return { left: `${left}%`, width: `${Math.max(0, at(to ?? now) - left)}%` }
   }
-  const rows = rowsOf(run)
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const toggle = (child: RunView) =>
+    setExpanded((open) => {
+      const next = new Set(open)
+      if (!next.delete(child.id)) next.add(child.id)
+      return next
+    })
+  const rows = rowsOf(run, store.runs(), expanded)
   const step = axisTicks(shown, Math.max(1, Math.floor(laneWidth / 90)))[1] ?? shown
   const ticks: number[] = []
   for (let tick = Math.ceil(shownFrom / step - 1e-9) * step; tick <= shownFrom + shown + 1e-9; tick += step)
@@ -102,7 +133,7 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
   }
   const selectedIndex = Math.max(
     0,
-    rows.findIndex((row) => sameSelection(selection, selectionOf(row, run.id))),
+    rows.findIndex((row) => row.kind !== 'agent' && sameSelection(selection, selectionOf(row, run))),
   )
   if (rows.length === 0)
     return (
@@ -177,25 +208,32 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
         className="waterfall"
         items={rows}
         rowHeight={ROW_HEIGHT}
-        rowKey={(row) => `${row.round.round}-${row.kind}-${'index' in row ? row.index : ''}`}
+        rowKey={(row) =>
+          row.kind === 'agent'
+            ? `agent-${row.child.id}`
+            : `${row.run.id}-${row.round.round}-${row.kind}-${'index' in row ? row.index : ''}`
+        }
         label="Timeline"
         header={header}
         headerHeight={AXIS_HEIGHT}
         activeIndex={selectedIndex}
         testId="timeline"
         render={(row, _index, props) => {
-          const target = selectionOf(row, run.id)
+          const target = selectionOf(row, run)
           const view = describe(row, now, bar)
+          const agent = row.kind === 'agent'
           return (
             <button
               type="button"
-              className={`row ${row.kind}${view.bad ? ' bad' : ''}`}
-              aria-current={sameSelection(selection, target) ? 'true' : undefined}
+              className={`row ${row.kind}${view.bad ? ' bad' : ''}${row.depth > 0 ? ' nested' : ''}`}
+              aria-current={!agent && sameSelection(selection, target) ? 'true' : undefined}
+              aria-expanded={agent ? row.expanded : undefined}
               data-testid={`timeline-${row.kind}`}
-              onClick={() => store.select(target)}
+              data-depth={row.depth}
+              onClick={() => (agent ? toggle(row.child) : store.select(target))}
               {...props}
             >
-              <span className="names">
+              <span className="names" style={row.depth > 0 ? { paddingLeft: `${row.depth * 14}px` } : undefined}>
                 {view.badge}
                 {view.name && <span className="name">{view.name}</span>}
                 {view.legend ?? <span className="what">{view.detail}</span>}
@@ -430,6 +468,31 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
         bad: !attempt.valid,
         badge: <span className={`kind ${attempt.valid ? 'validation' : 'bad'}`}>CHECK</span>,
         bar: <span className={`bar validation${attempt.valid ? '' : ' bad'}`} style={bar(start, attempt.t)} />,
+      }
+    }
+    case 'agent': {
+      const child = row.child
+      const running = child.status === 'running' && child.live
+      const spent = [
+        plural(child.rounds.length, 'round'),
+        child.usage && `${(child.usage.promptTokens + child.usage.completionTokens).toLocaleString()} tokens`,
+        child.toolCalls > 0 && plural(child.toolCalls, 'tool call'),
+      ].filter(Boolean)
+      const bad = child.status === 'error' || child.hasProblem
+      return {
+        name: 'sub-agent',
+        detail: `${row.expanded ? 'hide' : 'show'} its ${spent.join(', ')}${running ? ', running' : ''}`,
+        time: child.end === undefined ? undefined : child.end - child.start,
+        running,
+        cutOff: child.end === undefined && !running,
+        bad,
+        badge: <span className={`kind agent${bad ? ' bad' : ''}`}>{row.expanded ? '▾' : '▸'} AGENT</span>,
+        bar: (
+          <span
+            className={`bar agent${bad ? ' bad' : ''}${running ? ' live' : ''}`}
+            style={bar(child.start, child.end ?? (running ? undefined : child.lastT))}
+          />
+        ),
       }
     }
     case 'retry': {

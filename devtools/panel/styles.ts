@@ -117,6 +117,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .stats { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 16px; }
 .stat { color: var(--fg3); font-variant-numeric: tabular-nums; white-space: nowrap; font-size: 12px; }
 .stat b { color: var(--fg); font-weight: 600; }
+button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-size: 12px; color: var(--accent); cursor: pointer; text-decoration: underline; }
 .run-notes { display: flex; gap: 14px; font-size: 12px; }
 .badge { flex: none; display: inline-block; padding: 1px 7px; border-radius: 10px; font-size: 10.5px; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; background: var(--bg3); color: var(--fg2); }
 .badge.ok { color: var(--ok); background: var(--ok-bg); }
@@ -184,6 +185,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .bar.validation { background: var(--valid); }
 .bar.validation.bad { background: var(--bad); }
 .bar.retry { background: repeating-linear-gradient(90deg, var(--retry) 0 2px, transparent 2px 5px); border-left: 3px solid var(--retry); border-radius: 0; }
+.bar.agent { background: repeating-linear-gradient(90deg, var(--tool) 0 6px, color-mix(in srgb, var(--tool) 55%, transparent) 6px 9px); }
+.row.nested { background: color-mix(in srgb, var(--tool) 4%, transparent); }
 .bar.live { animation: pulse .9s ease-in-out infinite alternate; }
 .kind { font-size: 9.5px; font-weight: 800; letter-spacing: .05em; padding: 1px 4px; border-radius: 3px; flex: none; min-width: 44px; text-align: center; }
 .kind.model { color: var(--model-text); background: color-mix(in srgb, var(--model) 12%, transparent); }
@@ -192,6 +195,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .kind.approval { color: var(--warn); background: var(--warn-bg); }
 .kind.retry { color: var(--retry-text); background: color-mix(in srgb, var(--retry) 14%, transparent); }
 .kind.bad { color: var(--bad); background: var(--bad-bg); }
+.kind.agent { color: var(--tool-text); background: var(--tool-bg); }
 
 /* inspector */
 .inspector { flex: 1 1 50%; min-height: 140px; display: flex; flex-direction: column; border-top: 1px solid var(--line); min-width: 0; }
@@ -234,6 +238,7 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 
 /* fork: re-run from a round, and the compare view */
 .fork-text { color: var(--accent); }
+.agent-text { color: var(--tool-text); }
 .fork-editor { display: flex; flex-direction: column; gap: 8px; }
 .fork-messages { display: flex; flex-direction: column; gap: 8px; }
 .fork-messages label.message-head { cursor: text; }
@@ -280,6 +285,7 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .approvals { border-bottom: 1px solid var(--line); background: var(--warn-bg); padding: 6px 12px; flex: none; }
 .approval-request { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; padding: 3px 0; }
 .approval-request code { font-family: var(--mono); font-size: 11.5px; }
+.approval-path { color: var(--fg2); font-size: 11.5px; }
 .primary { background: var(--accent); color: var(--accent-fg); border-radius: 6px; padding: 3px 10px; font-weight: 600; }
 .secondary { border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; background: var(--bg); }
 .crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }

@@ -13,6 +13,8 @@ export interface ApprovalRequest {
   arguments: unknown
   runId?: string
   round?: number
+  /** Asked inside a sub-agent (agentTool): the agent tools on the way down, then this call's tool, e.g. `['researcher', 'fetch_page']`. */
+  path?: string[]
   signal?: AbortSignal
 }
 

@@ -106,6 +106,11 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
     }
   }
 
+  /** Reports a part of the stream of a sub-agent that tool call `id` (of tool `name`) runs. */
+  reportAgentPart(id: string, name: string, part: StreamPart): void {
+    this.report({ type: 'agent-part', round: this.round, id, name, part })
+  }
+
   #start(id: string, name: string): void {
     // A call replayed on resume, or announced already, starts once.
     if (this.#announced.has(id)) return

@@ -22,6 +22,7 @@ import {
   stoppedShort,
   ChatResponseAggregator,
   type AssistantMessage,
+  AGENT_CALL_KEY,
 } from '../core'
 import { argumentsProblem } from '../tools'
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
@@ -111,6 +112,9 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     if (!chatResponse || index < 0 || stoppedShort(chatResponse.results[index]!.metadata.finishReason)) return response
     const round = contextValue(request.context, ROUND_KEY) ?? 0
     const runId = request.context[RUN_ID_KEY]
+    // In a sub-agent: the agent tools on the way down to it, shown with each call it asks about.
+    const agentPath = contextValue(request.context, AGENT_CALL_KEY)?.path
+    const via = Array.isArray(agentPath) ? agentPath.filter((step) => typeof step === 'string') : undefined
     // This round's answers only: a model that reuses a call id must not inherit an earlier rejection.
     const answers: Record<string, string> = Object.create(null) as Record<string, string>
     const calls: ToolCall[] = []
@@ -164,6 +168,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
           arguments: args,
           ...(typeof runId === 'string' ? { runId } : {}),
           round,
+          ...(via?.length ? { path: [...via, call.name] } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         }),
       )

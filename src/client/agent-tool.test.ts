@@ -144,11 +144,9 @@ describe('agentTool', () => {
     late.toB = agentTool(b, { name: 'b', description: 'Agent B' })
 
     const answer = await a.prompt('go').call().content()
-    expect(answer).toBe(
-      "got: got: got: Error: sub-agent cycle: b → a → b (the agent of 'b' is already running this call)",
-    )
-    // A ran twice (the app's call, then as b's sub-agent), B once: the second B never started.
-    expect(modelA.prompts).toHaveLength(4)
+    expect(answer).toBe("got: got: Error: sub-agent cycle: b → a (the agent of 'a' is already running this call)")
+    // A (the app's client) ran once, B once: B's call of A is refused before A runs again.
+    expect(modelA.prompts).toHaveLength(2)
     expect(modelB.prompts).toHaveLength(2)
   })
 
@@ -238,30 +236,39 @@ describe('agentTool', () => {
     expect(deleted).toEqual([])
   })
 
-  it('runs a client as its own tool with memory, in a conversation of its own (no deadlock)', async () => {
-    const repository = new InMemoryChatMemoryRepository()
-    const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(50).build()
-    const model = new ScriptedChatModel((prompt) => {
-      if (userTextOf(prompt) === 'sub-task') return 'sub-answer'
-      return delegating('self', 'sub-task')(prompt, 0)
-    })
+  it('refuses a client as its own tool (A → A) as a cycle, without a deadlock', async () => {
+    const model = new ScriptedChatModel(delegating('self', 'sub-task'))
     const late: { self?: ToolCallback } = {}
     const forward: ToolCallback = {
       definition: { name: 'self', description: 'Me again', inputSchema: { type: 'object' } },
       metadata: { returnDirect: false },
       call: (input, context) => late.self!.call(input, context),
     }
-    const client = ChatClient.builder(model)
-      .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
-      .defaultTools(forward)
-      .build()
+    const client = ChatClient.builder(model).defaultTools(forward).build()
     late.self = agentTool(client, { name: 'self', description: 'Me again' })
 
-    expect(await client.prompt('top question').call().content()).toBe('got: sub-answer')
+    expect(await client.prompt('top question').call().content()).toBe(
+      "got: Error: sub-agent cycle: self (the agent of 'self' is already running this call)",
+    )
+    expect(model.prompts).toHaveLength(2)
+  })
+
+  it("runs a child that shares the parent's memory in a conversation of its own (no deadlock)", async () => {
+    const repository = new InMemoryChatMemoryRepository()
+    const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(50).build()
+    const child = ChatClient.builder(new ScriptedChatModel(['sub-answer']))
+      .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+      .build()
+    const parent = ChatClient.builder(new ScriptedChatModel(delegating('helper', 'sub-task')))
+      .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+      .defaultTools(agentTool(child, { name: 'helper', description: 'Helps' }))
+      .build()
+
+    expect(await parent.prompt('top question').call().content()).toBe('got: sub-answer')
     const conversations = await repository.findConversationIds()
     expect(conversations).toHaveLength(2)
     expect(conversations).toContain('default')
-    expect(conversations.find((id) => id !== 'default')).toMatch(/^self-/)
+    expect(conversations.find((id) => id !== 'default')).toMatch(/^helper-/)
     const main = await memory.get('default')
     expect(main.map((message) => message.role === 'user' && message.text).filter(Boolean)).toEqual(['top question'])
   })

@@ -7,10 +7,11 @@ import {
   type ToolCallback,
   type ToolContext,
 } from '../core'
+import { ObserverAdvisor, StreamPartsAdvisor } from '../advisors'
 import { ChatMemory } from '../memory'
 import type { SchemaLike } from '../schema'
 import { defineTool, ToolCallError } from '../tools'
-import type { ChatClient } from './client'
+import { ChatClient } from './client'
 
 /** How `agentTool` presents a ChatClient as a tool, and runs it. */
 export interface AgentToolOptions {
@@ -36,8 +37,19 @@ const TASK = {
   required: ['task'],
 } as const
 
-// Each agent's identity for the cycle check; contexts carry only these strings.
+// Each agent's identity for the cycle check; contexts carry only these strings. An agent stamps
+// its own in every request it makes (a default advisor param), so the app's client, when it is
+// also some agent's tool, is known from the first call down.
 const agentIds = new WeakMap<ChatClient, string>()
+const AGENT_ID = 'advisor-chain.agent-id'
+
+// The client behind each agent tool, for forkRun to re-run a round of a sub-agent's run.
+const agentClients = new WeakMap<ToolCallback, ChatClient>()
+
+/** The client an agent tool runs (undefined for any other tool). */
+export function agentClientOf(tool: ToolCallback): ChatClient | undefined {
+  return agentClients.get(tool)
+}
 
 /**
  * A ChatClient as a tool of another: each call runs the client's own chain (its advisors, tools,
@@ -52,17 +64,21 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
   if (!Number.isInteger(maxDepth) || maxDepth < 1) {
     throw new RangeError(`maxDepth of agent tool '${name}' must be a whole number of at least 1, got ${maxDepth}`)
   }
+  const defaults = ChatClient.defaultsOf(agent)
   let id = agentIds.get(agent)
   if (!id) agentIds.set(agent, (id = newId()))
+  defaults.params[AGENT_ID] = id
   const agentId = id
-  return defineTool({
+  const tool = defineTool({
     name,
     description: options.description,
     inputSchema: options.inputSchema ?? TASK,
     async execute(input: unknown, context) {
       const parent = contextValue(context.advisorContext, AGENT_CALL_KEY)
       const path = [...strings(parent?.path), name]
+      const caller = context.advisorContext[AGENT_ID]
       const agents = strings(parent?.agents)
+      if (typeof caller === 'string' && !agents.includes(caller)) agents.push(caller)
       if (agents.includes(agentId)) {
         throw new ToolCallError(
           `sub-agent cycle: ${path.join(' → ')} (the agent of '${name}' is already running this call)`,
@@ -88,11 +104,26 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
         .prompt(prompt)
         .advisorParams({ [ChatMemory.CONVERSATION_ID]: conversationId, [AGENT_CALL_KEY]: call })
       if (context.signal) spec.signal(context.signal)
-      const response = spec.call()
-      if (output !== undefined) return response.entity(output, { validate: true })
-      return (await response.content()) ?? ''
+      // Seen where it is called: the caller's observer records the sub-agent's run when it has none of its own.
+      const listeners = context.advisors ?? []
+      const observer = listeners.find((advisor) => advisor instanceof ObserverAdvisor)
+      if (observer && !defaults.advisors.some((advisor) => advisor instanceof ObserverAdvisor)) spec.advisors(observer)
+      if (output !== undefined) return spec.call().entity(output, { validate: true })
+      const parts = listeners.find((advisor) => advisor instanceof StreamPartsAdvisor)
+      if (!parts) return (await spec.call().content()) ?? ''
+      // The caller streams its parts: the sub-agent streams too, and its parts go up under this call.
+      let answer = ''
+      for await (const part of spec.stream().parts()) {
+        parts.reportAgentPart(context.toolCall.id, name, part)
+        if (part.type === 'text-delta') answer += part.delta
+        // The answer is the last round's text (or what returnDirect tools answered).
+        else if (part.type === 'round-start' || part.type === 'tool-result') answer = ''
+      }
+      return answer
     },
   })
+  agentClients.set(tool, agent)
+  return tool
 }
 
 /** The strings of a list from a context (plain data that may have been through a file or a fork). */

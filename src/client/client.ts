@@ -43,6 +43,13 @@ interface CallSpec {
   chains: ChainMemo
 }
 
+/** @internal What a client was built with, as agentTool and forkRun read it. */
+export interface ClientDefaults {
+  readonly advisors: readonly AnyAdvisor[]
+  readonly tools: readonly ToolCallback[]
+  readonly params: Record<string, unknown>
+}
+
 export class ChatClient {
   readonly #defaults: Readonly<CallSpec>
 
@@ -59,6 +66,11 @@ export class ChatClient {
   }
 
   /** Starts one request; `userText` is the same as `.user(userText)`. */
+  /** @internal For agentTool and forkRun: the client's default advisors, tools and advisor params. */
+  static defaultsOf(client: ChatClient): ClientDefaults {
+    return client.#defaults
+  }
+
   prompt(userText?: string): ChatClientRequestSpec {
     const spec = new ChatClientRequestSpec(copySpec(this.#defaults))
     return userText === undefined ? spec : spec.user(userText)

@@ -25,5 +25,10 @@ export type StreamPart =
   | { type: 'tool-start'; round: number; id: string; name: string }
   | { type: 'tool-result'; round: number; id: string; name: string; result: string; isError: boolean }
   | { type: 'round-end'; round: number; finishReason?: string }
+  /**
+   * A part of a sub-agent's stream (`agentTool`), under the tool call `id` (of tool `name`) that
+   * started it; a sub-agent's own sub-agents nest further. Its text is the sub-agent's, never the answer's.
+   */
+  | { type: 'agent-part'; round: number; id: string; name: string; part: StreamPart }
   /** The last event: how the answer ended, with the usage summed over rounds. */
   | { type: 'finish'; finishReason?: string; usage?: Usage }

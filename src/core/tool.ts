@@ -1,3 +1,4 @@
+import type { AnyAdvisor } from './advisor'
 import type { ToolCall } from './messages'
 import type { JsonSchema } from './json-schema'
 
@@ -38,6 +39,11 @@ export interface ToolContext {
    * response it got); the last report of a call is the one recorded with its result.
    */
   report?(detail: Record<string, unknown>): void
+  /**
+   * The calling chain's advisors that hear chain events (its observer; the parts reporter of a
+   * stream), so a tool that runs a chain of its own (`agentTool`) can let them see inside it.
+   */
+  advisors?: readonly AnyAdvisor[]
 }
 
 /** An executable tool: its definition for the model and the function that answers a call. */

@@ -53,9 +53,21 @@ export function withStreamPart(parts: ChatPartView[], event: StreamPart): ChatPa
         state: call.state === 'denied' ? 'denied' : event.isError ? 'error' : 'done',
         result: event.result,
       }))
+    case 'agent-part':
+      return withCall(parts, event.id, (call) => {
+        const earlier = call.agentParts ?? []
+        const agentParts = withStreamPart(earlier, event.part)
+        return agentParts === earlier ? call : { ...call, agentParts }
+      })
     default:
       return parts
   }
+}
+
+/** The part a sub-agent's event carries, however deep the sub-agents nest. */
+export function innermostPart(event: StreamPart): StreamPart {
+  while (event.type === 'agent-part') event = event.part
+  return event
 }
 
 /** A call with its whole arguments, and their value when they are JSON. */

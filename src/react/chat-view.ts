@@ -54,6 +54,11 @@ export interface ToolCallPartView<Name extends string = string, Input = unknown>
   result?: string
   /** Set when the call needed the user's approval: asked, or how it was answered. */
   approval?: ToolApprovalMark
+  /**
+   * When the call runs a sub-agent (`agentTool`) in a streamed answer: what the sub-agent has done
+   * so far, as the parts of a bubble (its text, its own tool calls, their sub-agents).
+   */
+  agentParts?: ChatPartView[]
 }
 
 /** The tool call part of one tool made with `defineTool` (a union of tools gives a union of parts). */

@@ -16,7 +16,7 @@ import {
   type ToolCallback,
 } from '../core'
 import { ChatMemory } from '../memory'
-import { withStreamPart } from './chat-parts'
+import { innermostPart, withStreamPart } from './chat-parts'
 import {
   bubbleOf,
   interruptedBubble,
@@ -245,8 +245,9 @@ export function useChat<Tools = ToolCallback>(
       for await (const event of spec.stream().parts()) {
         if (!isCurrent()) return
         if (!question && isReplayedText(event)) continue
-        if (event.type === 'tool-start' || event.type === 'approval-decided') setStatus('running-tools')
-        else if (event.type === 'approval-requested') setStatus('awaiting-approval')
+        const inner = innermostPart(event)
+        if (inner.type === 'approval-requested') setStatus('awaiting-approval')
+        else if (event.type === 'tool-start' || inner.type === 'approval-decided') setStatus('running-tools')
         else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
         else if (event.type === 'text-delta') reply += event.delta
         showIn(answer.bubbleId, (bubble) => {

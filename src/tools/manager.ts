@@ -1,4 +1,5 @@
 import {
+  type AnyAdvisor,
   type AssistantMessage,
   type Message,
   type ToolResponseMessage,
@@ -29,6 +30,8 @@ export type ToolExecutionEvent = ({ type: 'start' } & ToolExecutionStart) | ({ t
 export interface ToolExecutionInit {
   signal?: AbortSignal
   advisorContext?: Record<string, unknown>
+  /** Handed to each tool as `ToolContext.advisors`. */
+  advisors?: readonly AnyAdvisor[]
   onToolExecution?: (event: ToolExecutionEvent) => void
   /** The user message the turn began with; by default the last user message. Limits count from it. */
   turnStart?: Message

@@ -179,6 +179,7 @@ function run(
     },
   }
   if (init.signal) context.signal = init.signal
+  if (init.advisors) context.advisors = init.advisors
   let answered: unknown
   try {
     answered = callTool(tool, plan.call.arguments, context, plan.args)

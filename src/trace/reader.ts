@@ -91,6 +91,8 @@ export interface RunView {
   chain: TracedAdvisor[]
   /** The run this one re-runs from one of its rounds (see `forkRun`). */
   forkOf?: { runId: string; round: number }
+  /** A sub-agent's run (agentTool): the run and the tool call that started it. */
+  parent?: { runId: string; toolCallId: string }
   rounds: RoundView[]
   /** The run's usage: from `run-end`, or summed over the responses so far. */
   usage?: Usage
@@ -244,6 +246,8 @@ function apply(state: RunState, event: TraceEvent): void {
       run.observer = event.observer
       run.chain = event.chain
       if (event.forkOf) run.forkOf = event.forkOf
+      if (event.parentRunId !== undefined && event.parentToolCallId !== undefined)
+        run.parent = { runId: event.parentRunId, toolCallId: event.parentToolCallId }
       return
     case 'run-end':
       state.ended = true

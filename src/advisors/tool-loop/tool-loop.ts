@@ -135,7 +135,10 @@ export class ToolLoop {
     const init: ToolExecutionInit = { advisorContext: response.context }
     if (this.#signal) init.signal = this.#signal
     if (this.#turnStart) init.turnStart = this.#turnStart
-    if (this.#listeners.length > 0) init.onToolExecution = this.#onToolExecution
+    if (this.#listeners.length > 0) {
+      init.onToolExecution = this.#onToolExecution
+      init.advisors = this.#listeners
+    }
     let executed: ReturnType<typeof executeToolCallsNow>
     try {
       executed = executeToolCallsNow(
