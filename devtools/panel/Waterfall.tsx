@@ -11,7 +11,7 @@ import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from 'advisor-chain/trace'
-import { axisTicks, duration, durationCompact } from './format'
+import { axisTicks, duration, durationCompact, plural } from './format'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { useWidth } from './use-width'
@@ -27,11 +27,13 @@ type Row =
   | { kind: 'approval'; round: RoundView; index: number }
   | { kind: 'validation'; round: RoundView; index: number }
   | { kind: 'retry'; round: RoundView; index: number }
+  | { kind: 'retrieval'; round: RoundView; index: number }
 
 function rowsOf(run: RunView): Row[] {
   const rows: Row[] = []
   for (const round of run.rounds) {
     rows.push({ kind: 'round', round })
+    round.retrievals.forEach((_, index) => rows.push({ kind: 'retrieval', round, index }))
     if (round.model) rows.push({ kind: 'model', round })
     round.waits.forEach((_, index) => rows.push({ kind: 'approval', round, index }))
     round.tools.forEach((_, index) => rows.push({ kind: 'tool', round, index }))
@@ -56,6 +58,8 @@ function selectionOf(row: Row, runId: string): Selection {
       return { runId, round, span: { kind: 'validation', attempt: row.round.validations[row.index]!.attempt } }
     case 'retry':
       return { runId, round, span: { kind: 'retry', attempt: row.round.retries[row.index]!.attempt } }
+    case 'retrieval':
+      return { runId, round, span: { kind: 'retrieval', index: row.index } }
   }
 }
 
@@ -430,6 +434,19 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
         bad: !attempt.valid,
         badge: <span className={`kind ${attempt.valid ? 'validation' : 'bad'}`}>CHECK</span>,
         bar: <span className={`bar validation${attempt.valid ? '' : ' bad'}`} style={bar(start, attempt.t)} />,
+      }
+    }
+    case 'retrieval': {
+      const retrieval = round.retrievals[row.index]!
+      const best = retrieval.documents[0]
+      return {
+        name: 'retrieval',
+        detail: `${plural(retrieval.documents.length, 'document')}${best ? ` · best ${best.score.toFixed(2)} ${best.id}` : ''}`,
+        time: retrieval.durationMs,
+        running: false,
+        bad: false,
+        badge: <span className="kind retrieval">DOCS</span>,
+        bar: <span className="bar retrieval" style={bar(retrieval.t - retrieval.durationMs, retrieval.t)} />,
       }
     }
     case 'retry': {

@@ -81,6 +81,16 @@ export type ChainEvent =
       detail?: string
     }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown>; level?: 'warning' }
+  | ({ type: 'retrieval' } & Retrieval)
+
+/** Documents looked up for a request (a QuestionAnswerAdvisor), with their similarity scores. */
+export interface Retrieval {
+  query: string
+  documents: Array<{ id: string; score: number; text: string; metadata?: Record<string, unknown> }>
+  topK: number
+  minScore?: number
+  durationMs: number
+}
 
 /** An advisor that wants to hear about chain events implements this. */
 export interface ChainEventListener {

@@ -206,6 +206,9 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.evaluation(event, source)
       case 'note':
         return run.note(numberIn(context[ROUND_KEY]), event, source)
+      case 'retrieval':
+        // Outside the loop the documents go into the first round's request: that round used them.
+        return run.retrieval(numberIn(context[ROUND_KEY]) || 1, event, source)
     }
   }
 
