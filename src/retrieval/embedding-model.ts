@@ -34,7 +34,8 @@ export function checkVectors(
     )
   const dimensions = vectors[0]?.length
   return vectors.map((vector, index) => {
-    if (!(vector instanceof Float32Array)) throw new TypeError(`The embedding of ${describe(index)} is not a Float32Array`)
+    if (!(vector instanceof Float32Array))
+      throw new TypeError(`The embedding of ${describe(index)} is not a Float32Array`)
     if (vector.length !== dimensions || vector.length === 0)
       throw new Error(
         `The embedding of ${describe(index)} has ${vector.length} dimensions where the others have ${dimensions}`,
@@ -46,7 +47,8 @@ export function checkVectors(
         throw new Error(`The embedding of ${describe(index)} holds ${value} at position ${i}: it cannot be compared`)
       squares += value * value
     }
-    if (squares === 0) throw new Error(`The embedding of ${describe(index)} is all zeros: it has no direction to compare`)
+    if (squares === 0)
+      throw new Error(`The embedding of ${describe(index)} is all zeros: it has no direction to compare`)
     return vector
   })
 }

@@ -62,7 +62,10 @@ the user that you can't answer the question.
   readonly #minScore: number
   readonly #template: string
 
-  constructor(store: VectorStore, options: { topK?: number; minScore?: number; promptTemplate?: string; order?: number } = {}) {
+  constructor(
+    store: VectorStore,
+    options: { topK?: number; minScore?: number; promptTemplate?: string; order?: number } = {},
+  ) {
     super()
     if (typeof store?.search !== 'function')
       throw new TypeError('QuestionAnswerAdvisor needs a vector store: an object with search(query)')
@@ -83,7 +86,11 @@ the user that you can't answer the question.
     // A turn resumed with tool calls to answer, or a round inside the loop: no new question.
     if (last?.role !== 'user') return request
     const params = request.context
-    const topK = wholeNumber(QuestionAnswerAdvisor.TOP_K, numberParam(params, QuestionAnswerAdvisor.TOP_K) ?? this.#topK, 1)
+    const topK = wholeNumber(
+      QuestionAnswerAdvisor.TOP_K,
+      numberParam(params, QuestionAnswerAdvisor.TOP_K) ?? this.#topK,
+      1,
+    )
     const minScore = numberParam(params, QuestionAnswerAdvisor.MIN_SCORE) ?? this.#minScore
     const filter = filterParam(params)
     const started = now()
@@ -105,7 +112,12 @@ the user that you can't answer the question.
       {
         type: 'retrieval',
         query: last.text,
-        documents: documents.map(({ id, score, text, metadata }) => ({ id, score, text, ...(metadata ? { metadata } : {}) })),
+        documents: documents.map(({ id, score, text, metadata }) => ({
+          id,
+          score,
+          text,
+          ...(metadata ? { metadata } : {}),
+        })),
         topK,
         minScore,
         durationMs: now() - started,

@@ -12,7 +12,9 @@ export interface RetrievalToolOptions {
 
 const INPUT_SCHEMA = {
   type: 'object',
-  properties: { query: { type: 'string', minLength: 1, description: 'What to look for, in a few words or a question' } },
+  properties: {
+    query: { type: 'string', minLength: 1, description: 'What to look for, in a few words or a question' },
+  },
   required: ['query'],
   additionalProperties: false,
 } as const
