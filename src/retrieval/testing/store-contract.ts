@@ -9,7 +9,11 @@ export function vectorStoreContract(open: (embedding: EmbeddingModel) => VectorS
   const documents = [
     { id: 'hours', text: 'The shop opens at nine and closes at five on weekdays.', metadata: { file: 'hours.md' } },
     { id: 'returns', text: 'Returns are accepted within thirty days with a receipt.', metadata: { file: 'policy.md' } },
-    { id: 'delivery', text: 'Delivery takes two days; express delivery takes one day.', metadata: { file: 'policy.md' } },
+    {
+      id: 'delivery',
+      text: 'Delivery takes two days; express delivery takes one day.',
+      metadata: { file: 'policy.md' },
+    },
   ]
 
   it('finds the document that shares the words of the question, best first, with scores', async () => {
