@@ -180,7 +180,7 @@ describe('QuestionAnswerAdvisor', () => {
     expect(event!.documents[0]).toMatchObject({ text: documents[0]!.text, metadata: { topic: 'hours' } })
     expect(validateEvent(JSON.parse(JSON.stringify(event)))).toEqual(event)
     const reader = new TraceReader()
-    for (const traced of collector.events) reader.add(traced)
+    for (const traced of collector.events) reader.add(traced, true)
     const run = reader.runs()[0]!
     expect(run.rounds[0]!.retrievals).toHaveLength(1)
     expect(run.rounds).toHaveLength(1)
