@@ -16,7 +16,7 @@ export interface ScoredDocument extends Document {
  * document that is wrong (no id, no text, metadata that is not plain data, over the model's limit).
  */
 export function checkDocuments(documents: readonly Document[], maxInputLength: number | undefined): void {
-  if (!Array.isArray(documents)) throw new TypeError('add() takes an array of documents: [{ id, text, metadata? }]')
+  if (!isArray(documents)) throw new TypeError('add() takes an array of documents: [{ id, text, metadata? }]')
   const seen = new Set<string>()
   documents.forEach((document, index) => {
     if (document === null || typeof document !== 'object')
@@ -35,4 +35,9 @@ export function checkDocuments(documents: readonly Document[], maxInputLength: n
     if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)))
       throw new TypeError(`The metadata of document '${id}' must be a plain object`)
   })
+}
+
+/** Whether a value a caller passed is an array at all (its declared type says so; a JavaScript caller need not). */
+export function isArray(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value)
 }

@@ -1,3 +1,5 @@
+import { isArray } from './document'
+
 /** Turns texts into vectors, many at once: a remote API or an engine in the page. */
 export interface EmbeddingModel {
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>
@@ -28,9 +30,9 @@ export function checkVectors(
   count: number,
   describe: (index: number) => string,
 ): Float32Array[] {
-  if (!Array.isArray(vectors) || vectors.length !== count)
+  if (!isArray(vectors) || vectors.length !== count)
     throw new Error(
-      `The embedding model returned ${Array.isArray(vectors) ? vectors.length : 'no array of'} vectors for ${count} texts`,
+      `The embedding model returned ${isArray(vectors) ? vectors.length : 'no array of'} vectors for ${count} texts`,
     )
   const dimensions = vectors[0]?.length
   return vectors.map((vector, index) => {

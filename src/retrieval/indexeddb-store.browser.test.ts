@@ -85,7 +85,7 @@ describe('IndexedDBVectorStore', () => {
           request.result.close()
           resolve(get.result)
         }
-        get.onerror = () => reject(get.error)
+        get.onerror = () => reject(new Error(String(get.error)))
       }
     })
     expect((record as { vector: unknown }).vector).toBeInstanceOf(Float32Array)

@@ -1,5 +1,5 @@
 import { throwIfAborted } from '../core'
-import type { Document, ScoredDocument } from './document'
+import { isArray, type Document, type ScoredDocument } from './document'
 import type { EmbeddingModel } from './embedding-model'
 import { VectorIndex } from './vector-index'
 import { dimensionError, embedDocuments, searchVector, type VectorSearch, type VectorStore } from './vector-store'
@@ -82,7 +82,7 @@ export class IndexedDBVectorStore implements VectorStore {
   }
 
   async delete(ids: readonly string[]): Promise<void> {
-    if (!Array.isArray(ids)) throw new TypeError('delete() takes an array of document ids')
+    if (!isArray(ids)) throw new TypeError('delete() takes an array of document ids')
     if (ids.length === 0) return
     const db = await this.#open()
     const before = this.#cache

@@ -236,7 +236,7 @@ function numberParam(params: Readonly<Record<string, unknown>>, key: string): nu
   const value = params[key]
   if (value === undefined) return undefined
   if (typeof value !== 'number' || Number.isNaN(value))
-    throw new TypeError(`Advisor param ${key} must be a number, got ${String(value)}`)
+    throw new TypeError(`Advisor param ${key} must be a number, got ${JSON.stringify(value)}`)
   return value
 }
 

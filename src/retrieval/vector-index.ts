@@ -1,6 +1,6 @@
 import type { Document, ScoredDocument } from './document'
 
-const NO_METADATA: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>
+const NO_METADATA: Record<string, unknown> = Object.freeze({})
 
 /**
  * The documents of a store with their vectors packed row after row in one Float32Array, and each

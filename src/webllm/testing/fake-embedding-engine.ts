@@ -18,7 +18,7 @@ export class FakeEmbeddingEngine implements WebLLMEmbeddingEngine {
       const failure = this.options.fail?.(request)
       if (failure) throw new Error(failure)
       if (this.options.pending) await new Promise(() => {})
-      const input = Array.isArray(request.input) ? (request.input as string[]) : [request.input as string]
+      const input = Array.isArray(request.input) ? (request.input as string[]) : [request.input]
       return {
         object: 'list',
         model: request.model ?? 'snowflake-arctic-embed-s-q0f32-MLC-b4',
