@@ -76,19 +76,9 @@ export class VectorIndex {
     const bestRows: number[] = []
     let worst = minScore
     for (let row = 0, offset = 0; row < count; row++, offset += d) {
-      let dot0 = 0
-      let dot1 = 0
-      let dot2 = 0
-      let dot3 = 0
-      let i = 0
-      for (; i + 3 < d; i += 4) {
-        dot0 += vectors[offset + i]! * query[i]!
-        dot1 += vectors[offset + i + 1]! * query[i + 1]!
-        dot2 += vectors[offset + i + 2]! * query[i + 2]!
-        dot3 += vectors[offset + i + 3]! * query[i + 3]!
-      }
-      for (; i < d; i++) dot0 += vectors[offset + i]! * query[i]!
-      const score = (dot0 + dot1 + dot2 + dot3) * inverseNorms[row]! * inverseQueryNorm
+      let dot = 0
+      for (let i = 0; i < d; i++) dot += vectors[offset + i]! * query[i]!
+      const score = dot * inverseNorms[row]! * inverseQueryNorm
       if (score < worst || (bestScores.length === topK && score === worst)) continue
       if (filter && !filter(documents[row]!.metadata ?? NO_METADATA)) continue
       let at = bestScores.length
