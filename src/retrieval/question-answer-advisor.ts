@@ -1,6 +1,7 @@
 import {
   BaseAdvisor,
   HIGHEST_PRECEDENCE,
+  RETRIEVAL_EXCERPT_LENGTH,
   RUN_ID_KEY,
   advisorOrder,
   attachmentsOf,
@@ -115,11 +116,11 @@ the user that you can't answer the question.
         documents: documents.map(({ id, score, text, metadata }) => ({
           id,
           score,
-          text,
+          text: text.length > RETRIEVAL_EXCERPT_LENGTH ? `${text.slice(0, RETRIEVAL_EXCERPT_LENGTH)}…` : text,
           ...(metadata ? { metadata } : {}),
         })),
         topK,
-        minScore,
+        ...(Number.isFinite(minScore) ? { minScore } : {}),
         durationMs: now() - started,
       },
       context,

@@ -20,6 +20,7 @@ import {
 import { isToolAdvisor } from '../markers'
 import {
   type RunStatus,
+  type TraceEventBody,
   type TraceSink,
   type TracedAdvisor,
   withPerformanceTrack,
@@ -208,7 +209,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.note(numberIn(context[ROUND_KEY]), event, source)
       case 'retrieval':
         // Outside the loop the documents go into the first round's request: that round used them.
-        return run.retrieval(numberIn(context[ROUND_KEY]) || 1, event, source)
+        return run.emit(numberIn(context[ROUND_KEY]) || 1, run.redactor.data(event) as TraceEventBody, source)
     }
   }
 

@@ -15,7 +15,6 @@ import {
   forkOriginOf,
   AGENT_CALL_KEY,
   type AgentCall,
-  type Retrieval,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -199,28 +198,6 @@ export class RunRecorder {
     const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
     if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
     if (note.level) body.level = note.level
-    this.emit(round, body, advisor)
-  }
-
-  /** The documents a retrieval put into a round's request, masked, each text cut to an excerpt. */
-  retrieval(round: number, retrieval: Retrieval, advisor: string): void {
-    const documents = retrieval.documents.map(({ id, score, text, metadata }) => {
-      const document: { id: string; score: number; text: string; metadata?: Record<string, unknown> } = {
-        id: this.redactor.text(id),
-        score,
-        text: this.redactor.text(excerpt(text)),
-      }
-      if (metadata) document.metadata = this.redactor.data(metadata) as Record<string, unknown>
-      return document
-    })
-    const body: TraceEventBody = {
-      type: 'retrieval',
-      query: this.redactor.text(retrieval.query),
-      documents,
-      topK: retrieval.topK,
-      durationMs: retrieval.durationMs,
-    }
-    if (retrieval.minScore !== undefined && Number.isFinite(retrieval.minScore)) body.minScore = retrieval.minScore
     this.emit(round, body, advisor)
   }
 
@@ -433,9 +410,3 @@ export interface ResponseTiming {
   chunks?: number
 }
 
-/** How much of a retrieved document's text a trace keeps: enough to recognise the passage. */
-const TRACE_EXCERPT_LENGTH = 500
-
-function excerpt(text: string): string {
-  return text.length <= TRACE_EXCERPT_LENGTH ? text : `${text.slice(0, TRACE_EXCERPT_LENGTH)}…`
-}
