@@ -409,4 +409,3 @@ export interface ResponseTiming {
   timeToFirstTokenMs?: number
   chunks?: number
 }
-
