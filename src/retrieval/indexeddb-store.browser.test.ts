@@ -74,8 +74,9 @@ describe('IndexedDBVectorStore', () => {
     large.close()
   })
 
-  it('stores vectors as Float32Array records', async () => {
-    const store = open(new HashingEmbeddingModel({ dimensions: 4 }))
+  it('stores vectors as Float32Array records of their own size, even when the model answers with views', async () => {
+    const shared = new Float32Array(400).fill(0.5)
+    const store = open({ embed: async (texts) => texts.map((_, i) => shared.subarray(i * 4, i * 4 + 4)) })
     await store.add([passage(1)])
     const record = await new Promise<unknown>((resolve, reject) => {
       const request = indexedDB.open(store.databaseName)
@@ -88,6 +89,8 @@ describe('IndexedDBVectorStore', () => {
         get.onerror = () => reject(new Error(String(get.error)))
       }
     })
-    expect((record as { vector: unknown }).vector).toBeInstanceOf(Float32Array)
+    const { vector } = record as { vector: Float32Array }
+    expect(vector).toBeInstanceOf(Float32Array)
+    expect(vector.buffer.byteLength).toBe(16)
   })
 })

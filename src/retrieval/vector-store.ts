@@ -53,7 +53,10 @@ export async function embedDocuments(
   }
   throwIfAborted(signal)
   const checked = checkVectors(vectors, documents.length, (index) => `document '${documents[index]!.id}'`)
-  return documents.map((document, index) => ({ document: storedDocument(document), vector: checked[index]! }))
+  return documents.map((document, index) => ({
+    document: storedDocument(document),
+    vector: ownBuffer(checked[index]!),
+  }))
 }
 
 /** The query's vector (embedding its text when no vector is given), its topK and threshold, checked. */
@@ -89,4 +92,9 @@ export function dimensionError(storeName: string, stored: number, given: number,
 /** A plain copy, so that a caller changing its object later does not change the store. */
 function storedDocument({ id, text, metadata }: Document): Document {
   return metadata === undefined ? { id, text } : { id, text, metadata: structuredClone(metadata) }
+}
+
+/** A vector that is a view into a larger buffer is copied: IndexedDB would store the whole buffer with it. */
+function ownBuffer(vector: Float32Array): Float32Array {
+  return vector.byteOffset === 0 && vector.byteLength === vector.buffer.byteLength ? vector : vector.slice()
 }
