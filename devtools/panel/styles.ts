@@ -192,7 +192,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .kind.validation { color: var(--valid-text); background: color-mix(in srgb, var(--valid) 12%, transparent); }
 .kind.approval { color: var(--warn); background: var(--warn-bg); }
 .kind.retry { color: var(--retry-text); background: color-mix(in srgb, var(--retry) 14%, transparent); }
-.kind.retrieval { color: var(--valid-text); background: color-mix(in srgb, var(--valid) 8%, transparent); }
+.kind.retrieval { color: var(--model-text); background: color-mix(in srgb, var(--model) 12%, transparent); }
 .kind.bad { color: var(--bad); background: var(--bad-bg); }
 
 /* inspector */
