@@ -9,9 +9,9 @@ import { chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
 
-const BROWSER_BENCHES = ['stream-throughput', 'tool-loop', 'memory-turn']
+const BROWSER_BENCHES = ['stream-throughput', 'tool-loop', 'memory-turn', 'retrieval']
 // Benches that need a browser (IndexedDB): not run in Node.
-const BROWSER_ONLY = ['memory-turn']
+const BROWSER_ONLY = ['memory-turn', 'retrieval']
 const BENCH_PAGE = 'http://localhost/bench'
 
 const root = join(import.meta.dirname, '..')

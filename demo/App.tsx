@@ -21,6 +21,8 @@ import { describeChoice } from './models'
 import { useSettings } from './settings'
 import { ToolsPanel } from './ToolsPanel'
 import { TripPlanner } from './TripPlanner'
+import { Documents } from './Documents'
+import { documentStore, readFiles } from './documents'
 
 // One of each for the page: the devtools' store, the approval queue, the memory.
 const store = createDevtoolsStore({ maxRuns: 200 })
@@ -46,7 +48,7 @@ const harness =
     : undefined
 const sink = harness ? fanOut(store, harness.sink) : store
 
-type Tab = 'model' | 'advisors' | 'tools' | 'trip'
+type Tab = 'model' | 'advisors' | 'tools' | 'trip' | 'documents'
 
 export function App() {
   const [settings, change] = useSettings()
@@ -62,9 +64,11 @@ export function App() {
   const onActivity = useCallback(() => setRefresh((count) => count + 1), [])
   const [mcpSets, setMcpSets] = useState<McpToolSet[]>([])
   const mcp = useMcpTools(mcpSets)
+  const [hasDocuments, setHasDocuments] = useState(() => readFiles().length > 0)
+  const documents = hasDocuments ? documentStore : undefined
   const client = useMemo(
-    () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog, mcp }),
-    [active, settings, onLog, mcp],
+    () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog, mcp, documents }),
+    [active, settings, onLog, mcp, documents],
   )
   current = client
   const selectConversation = (id: string) => {
@@ -76,6 +80,7 @@ export function App() {
     ['advisors', 'Advisors'],
     ['tools', 'Tools'],
     ['trip', 'Structured output'],
+    ['documents', 'Documents'],
   ]
   return (
     <>
@@ -124,6 +129,7 @@ export function App() {
             <div role="tabpanel">
               {tab === 'model' && <ModelPicker active={active} onModel={setActive} />}
               {tab === 'advisors' && <AdvisorSettings settings={settings} change={change} log={log} />}
+              {tab === 'documents' && <Documents onChange={(files) => setHasDocuments(files.length > 0)} />}
               {tab === 'tools' && <ToolsPanel mcpSets={mcpSets} onMcpSets={setMcpSets} />}
               {tab === 'trip' && (
                 <TripPlanner

@@ -17,6 +17,7 @@ import {
   type ToolCallback,
   type TraceSink,
 } from 'advisor-chain'
+import { QuestionAnswerAdvisor, type VectorStore } from 'advisor-chain/retrieval'
 import type { Settings } from './settings'
 import { researcherTool } from './researcher'
 import { demoTools } from './tools'
@@ -63,8 +64,10 @@ export function buildClient(options: {
   log: (entry: ChainLogEntry) => void
   /** Tools of connected MCP servers, and the masking for the secrets they were given. */
   mcp?: { tools: ToolCallback[]; redact: RedactionRules }
+  /** Documents to answer from (files dropped on the page), through a QuestionAnswerAdvisor. */
+  documents?: VectorStore | undefined
 }): ChatClient {
-  const { model, settings, sink, approvals, memory, log, mcp } = options
+  const { model, settings, sink, approvals, memory, log, mcp, documents } = options
   const advisors: AnyAdvisor[] = [
     new ObserverAdvisor({
       sink,
@@ -79,6 +82,7 @@ export function buildClient(options: {
         .build(),
     )
   }
+  if (documents) advisors.push(QuestionAnswerAdvisor.builder(documents).topK(3).build())
   if (settings.retry) advisors.push(RetryAdvisor.builder().maxAttempts(3).initialDelayMs(400).build())
   if (settings.approval)
     advisors.push(ToolApprovalAdvisor.builder().policy('delete_note', 'always').handler(approvals.handler).build())

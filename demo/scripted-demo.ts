@@ -8,6 +8,7 @@ import {
   type ScriptedReply,
 } from 'advisor-chain'
 import { RESEARCHER_SYSTEM } from './researcher'
+import { answerFromDocuments } from './scripted-documents'
 
 // The offline demo's model: a ScriptedChatModel (a test double, not a model) whose replies are
 // chosen from what the user typed and what the tools returned, so every advisor can be shown
@@ -149,6 +150,8 @@ export function scriptedDemoModel(): ScriptedChatModel {
       if (lastOf(messages)?.role === 'tool') return answerFromTools(messages)
       const attached = aboutAttachments(messages)
       if (attached) return attached
+      const grounded = answerFromDocuments(messages)
+      if (grounded) return grounded
       if (prompt.options.responseFormat || lastUserText(messages).includes('JSON Schema')) return tripPlan(prompt)
       const text = lastUserText(messages).toLowerCase()
       const echo = /^repeat:\s*([\s\S]*)$/i.exec(lastUserText(messages))?.[1]

@@ -20,6 +20,8 @@ function searchText(run: RunView): string {
     for (const tool of round.tools) parts.push(tool.name, tool.arguments, tool.result ?? '')
     for (const validation of round.validations) parts.push(...validation.errors)
     for (const error of round.errors) parts.push(error.error.message)
+    // A run is found by the documents it retrieved (their ids are usually file names).
+    for (const retrieval of round.retrievals) parts.push(...retrieval.documents.map((document) => document.id))
   }
   const text = parts.join('\n').toLowerCase()
   indexed.set(run, { version: run.version, text })

@@ -5,7 +5,7 @@ import { ScriptedChatModel } from '../src/models'
 import { defineTool } from '../src/tools'
 import { TraceCollector, type TraceEvent } from 'advisor-chain/trace'
 import { describe, expect, it } from 'vitest'
-import { sampleRun } from '../src/trace/testing/sample-trace'
+import { sampleEvent, sampleRun } from '../src/trace/testing/sample-trace'
 import { roundFigures, runFigures } from './figures'
 import { createDevtoolsStore } from './store'
 
@@ -386,6 +386,16 @@ describe('devtools store, from hand-written events', () => {
     expect(ids()).toEqual(['calm'])
     store.setFilter({ text: 'alm' })
     expect(ids()).toEqual(['calm'])
+  })
+
+  it('finds a run by the ids of the documents it retrieved', () => {
+    const store = createDevtoolsStore()
+    for (const event of sampleRun({ runId: 'plain' })) store.emit(event)
+    for (const event of sampleRun({ runId: 'grounded', seq: 100 })) store.emit(event)
+    store.emit(sampleEvent('retrieval', { runId: 'grounded', seq: 199 }))
+    store.flush()
+    store.setFilter({ text: 'HOURS.MD' })
+    expect(store.visibleRuns().map((run) => run.id)).toEqual(['grounded'])
   })
 
   it('adds imported runs to those recorded, names the source, and marks imported runs as not live', () => {

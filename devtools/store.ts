@@ -30,12 +30,13 @@ export interface Selection {
   within?: string
   /** The view of the run to show (default: the one shown last). */
   view?: 'timeline' | 'chain' | 'compare'
-  /** A span of the round: the model call, a tool call (by id), a validation attempt, a retry. */
+  /** A span of the round: the model call, a tool call (by id), a validation attempt, a retry, a retrieval. */
   span?:
     | { kind: 'model' }
     | { kind: 'tool'; id: string }
     | { kind: 'validation'; attempt: number }
     | { kind: 'retry'; attempt: number }
+    | { kind: 'retrieval'; index: number }
 }
 
 export interface DevtoolsState {

@@ -15,12 +15,13 @@ export const LAYERS = {
   'src/advisors': ['src/core', 'src/schema', 'src/tools', 'src/memory', 'src/trace'],
   'src/client': ['src/core', 'src/schema', 'src/tools', 'src/memory', 'src/advisors'],
   'src/models': ['src/core'],
-  'src/webllm': ['src/core', 'src/schema', 'src/models'],
+  'src/webllm': ['src/core', 'src/schema', 'src/models', 'src/retrieval'],
   'src/mcp': ['src/core', 'src/schema', 'src/tools', 'src/trace'],
   'src/replay': ['src/core', 'src/trace', 'src/models', 'src/client'],
   'src/react': ['src/core', 'src/memory', 'src/trace', 'src/advisors', 'src/client'],
   'src/playwright': ['src/trace', 'src/replay'],
   'src/server': [],
+  'src/retrieval': ['src/core', 'src/schema', 'src/tools', 'src/models'],
   devtools: ['src/trace'],
 }
 
@@ -43,6 +44,7 @@ const ENTRIES = {
   'advisor-chain/playwright': 'src/playwright',
   'advisor-chain/mcp': 'src/mcp',
   'advisor-chain/server': 'src/server',
+  'advisor-chain/retrieval': 'src/retrieval',
 }
 
 const layerOf = (path) => {

@@ -44,4 +44,11 @@ describe('library entries', () => {
     }
     expect(eagerCode(chunks, 'src/index.js')).toMatch(PROVIDER_CODE)
   }, 120_000)
+
+  it('retrieval carries its embedding model but no chat adapter and no engine', async () => {
+    const chunks = await libraryChunks()
+    const code = eagerCode(chunks, 'src/retrieval/index.js')
+    expect(code).toMatch(/OpenAIEmbeddingModel/)
+    expect(code).not.toMatch(/anthropic-version|OpenAIChatModel|AnthropicChatModel|@mlc-ai\/web-llm/)
+  }, 120_000)
 })

@@ -113,6 +113,7 @@ export {
   newId,
   type ChainEvent,
   type ChainEventListener,
+  type Retrieval,
   type ToolExecutionEnd,
   type ToolExecutionStart,
   type ErrorInfo,

@@ -8,6 +8,7 @@ import { Messages, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
 import type { ForkRunner } from '../fork'
 import { ForkEditor } from './ForkEditor'
+import { RetrievedDocuments } from './RetrievedDocuments'
 
 type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw' | 'fork'
 
@@ -92,6 +93,15 @@ export function Inspector({
             <dt>Waited</dt>
             <dd>{duration(retry.delayMs)}</dd>
           </dl>
+        </SpanDetail>
+      )
+  }
+  if (span?.kind === 'retrieval') {
+    const retrieval = round.retrievals[span.index]
+    if (retrieval)
+      return (
+        <SpanDetail round={round} title="Retrieved documents" onBack={back} events={[retrieval]}>
+          <RetrievedDocuments retrieval={retrieval} />
         </SpanDetail>
       )
   }

@@ -28,6 +28,7 @@ type RowKind =
   | { kind: 'approval'; round: RoundView; index: number }
   | { kind: 'validation'; round: RoundView; index: number }
   | { kind: 'retry'; round: RoundView; index: number }
+  | { kind: 'retrieval'; round: RoundView; index: number }
   /** A sub-agent's run under the tool call that started it: one bar, or its rounds when expanded. */
   | { kind: 'agent'; round: RoundView; child: RunView; expanded: boolean }
 
@@ -39,6 +40,7 @@ function rowsOf(run: RunView, runs: readonly RunView[], expanded: ReadonlySet<st
   const on = { run, depth }
   for (const round of run.rounds) {
     rows.push({ kind: 'round', round, ...on })
+    round.retrievals.forEach((_, index) => rows.push({ kind: 'retrieval', round, index, ...on }))
     if (round.model) rows.push({ kind: 'model', round, ...on })
     round.waits.forEach((_, index) => rows.push({ kind: 'approval', round, index, ...on }))
     round.tools.forEach((tool, index) => {
@@ -80,6 +82,8 @@ function selectionInRun(row: Row): Selection {
       return { runId, round, span: { kind: 'validation', attempt: row.round.validations[row.index]!.attempt } }
     case 'retry':
       return { runId, round, span: { kind: 'retry', attempt: row.round.retries[row.index]!.attempt } }
+    case 'retrieval':
+      return { runId, round, span: { kind: 'retrieval', index: row.index } }
   }
 }
 
@@ -493,6 +497,19 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
             style={bar(child.start, child.end ?? (running ? undefined : child.lastT))}
           />
         ),
+      }
+    }
+    case 'retrieval': {
+      const retrieval = round.retrievals[row.index]!
+      const best = retrieval.documents[0]
+      return {
+        name: 'retrieval',
+        detail: `${plural(retrieval.documents.length, 'document')}${best ? ` · best ${best.score.toFixed(2)} ${best.id}` : ''}`,
+        time: retrieval.durationMs,
+        running: false,
+        bad: false,
+        badge: <span className="kind retrieval">DOCS</span>,
+        bar: <span className="bar retrieval" style={bar(retrieval.t - retrieval.durationMs, retrieval.t)} />,
       }
     }
     case 'retry': {

@@ -106,7 +106,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .dot.incomplete { background: var(--bg); box-shadow: inset 0 0 0 2px var(--fg3); }
 .dot.running { background: var(--accent); animation: pulse .9s ease-in-out infinite alternate; }
 @keyframes pulse { from { opacity: .3 } to { opacity: 1 } }
-@media (prefers-reduced-motion: reduce) { .dot.running, .bar.live { animation: none; } }
+@media (prefers-reduced-motion: reduce) { .dot.running, .bar.retrieval { background: var(--valid); opacity: .55; }
+.bar.live { animation: none; } }
 
 /* run detail */
 .detail { flex: 1; display: flex; flex-direction: column; min-width: 0; min-height: 0; container: detail / inline-size; }
@@ -194,10 +195,12 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .kind.validation { color: var(--valid-text); background: color-mix(in srgb, var(--valid) 12%, transparent); }
 .kind.approval { color: var(--warn); background: var(--warn-bg); }
 .kind.retry { color: var(--retry-text); background: color-mix(in srgb, var(--retry) 14%, transparent); }
+.kind.retrieval { color: var(--model-text); background: color-mix(in srgb, var(--model) 12%, transparent); }
 .kind.bad { color: var(--bad); background: var(--bad-bg); }
 .kind.agent { color: var(--tool-text); background: var(--tool-bg); }
 
 /* inspector */
+.retrieved { margin: 0; padding-left: 18px; display: flex; flex-direction: column; gap: 6px; }
 .inspector { flex: 1 1 50%; min-height: 140px; display: flex; flex-direction: column; border-top: 1px solid var(--line); min-width: 0; }
 .inspector-head { display: flex; align-items: baseline; gap: 8px; padding: 7px 12px 3px; flex: none; white-space: nowrap; overflow: hidden; }
 .inspector-head strong { font-weight: 650; }

@@ -81,6 +81,21 @@ export type ChainEvent =
       detail?: string
     }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown>; level?: 'warning' }
+  | ({ type: 'retrieval' } & Retrieval)
+
+/** Documents looked up for a request (a QuestionAnswerAdvisor), with their similarity scores. */
+export interface Retrieval {
+  query: string
+  /** Each text an excerpt: what a trace keeps to recognise the passage (RETRIEVAL_EXCERPT_LENGTH). */
+  documents: Array<{ id: string; score: number; text: string; metadata?: Record<string, unknown> }>
+  topK: number
+  /** Finite when given. */
+  minScore?: number
+  durationMs: number
+}
+
+/** How much of a retrieved document's text a trace keeps. */
+export const RETRIEVAL_EXCERPT_LENGTH = 500
 
 /** An advisor that wants to hear about chain events implements this. */
 export interface ChainEventListener {

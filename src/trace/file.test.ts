@@ -248,6 +248,7 @@ function isOptional(type: string, field: string): boolean {
     evaluation: ['feedback'],
     approval: ['decision', 'detail'],
     note: ['data'],
+    retrieval: ['minScore'],
   }
   return optional[type]?.includes(field) ?? false
 }

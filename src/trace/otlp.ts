@@ -118,7 +118,11 @@ function runSpans(run: RunView, toolSpans: ToolSpans): OtlpSpan[] {
       status: round.end === undefined ? { code: 0 } : statusOf(round.status),
     }
     spans.push(roundSpan)
-    addEvents(roundSpan, [...round.validations, ...round.retries, ...round.errors, ...round.notes], clock)
+    addEvents(
+      roundSpan,
+      [...round.validations, ...round.retries, ...round.errors, ...round.notes, ...round.retrievals],
+      clock,
+    )
     const response = round.model?.response
     if (round.model && response) spans.push(modelSpan(round.model, response, roundSpan, spanId(), clock))
     for (const tool of round.tools) {
@@ -218,6 +222,19 @@ function eventAttributes(event: TraceEvent): OtlpAttribute[] {
       return [attribute('error.type', event.error.name), attribute('message', event.error.message)]
     case 'note':
       return [attribute('message', event.message)]
+    case 'retrieval':
+      return [
+        attribute('query', event.query),
+        attribute('top_k', event.topK),
+        attribute(
+          'documents',
+          event.documents.map((document) => document.id),
+        ),
+        attribute(
+          'scores',
+          event.documents.map((document) => document.score.toFixed(4)),
+        ),
+      ]
     default:
       return []
   }

@@ -63,6 +63,8 @@ export interface RoundView {
   retries: TraceEventOf<'retry'>[]
   approvals: TraceEventOf<'approval'>[]
   notes: TraceEventOf<'note'>[]
+  /** Documents looked up for this round's request (a QuestionAnswerAdvisor), in the order they were. */
+  retrievals: TraceEventOf<'retrieval'>[]
   errors: TraceEventOf<'error'>[]
   /** A failed tool, validation or model call in this round. */
   hasProblem: boolean
@@ -403,6 +405,9 @@ function apply(state: RunState, event: TraceEvent): void {
       run.error ??= event.error
       return
     }
+    case 'retrieval':
+      roundOf(run, event.round, event.t).retrievals.push(event)
+      return
     case 'note':
       if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)
       else run.notes.push(event)
@@ -451,6 +456,7 @@ function roundOf(run: RunView, number: number, t: number): RoundView {
       retries: [],
       approvals: [],
       notes: [],
+      retrievals: [],
       errors: [],
       hasProblem: false,
       closed: false,

@@ -312,6 +312,15 @@ export const bodies = {
     /** The edited arguments, or what the user said when rejecting. */
     detail: optional(str),
   },
+  /** Documents a retrieval advisor looked up and put into the round's request, best first. */
+  retrieval: {
+    query: str,
+    /** Each document's text is an excerpt (the observer keeps the first 500 characters). */
+    documents: list(object({ id: str, score: num, text: str, metadata })),
+    topK: count,
+    minScore: optional(num),
+    durationMs: num,
+  },
   error: { error: errorInfo, aborted: bool },
   /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */
   note: { message: str, data: optional(jsonObject), level: optional(oneOf('warning')) },

@@ -20,6 +20,7 @@ import {
 import { isToolAdvisor } from '../markers'
 import {
   type RunStatus,
+  type TraceEventBody,
   type TraceSink,
   type TracedAdvisor,
   withPerformanceTrack,
@@ -206,6 +207,9 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.evaluation(event, source)
       case 'note':
         return run.note(numberIn(context[ROUND_KEY]), event, source)
+      case 'retrieval':
+        // Outside the loop the documents go into the first round's request: that round used them.
+        return run.emit(numberIn(context[ROUND_KEY]) || 1, run.redactor.data(event) as TraceEventBody, source)
     }
   }
 

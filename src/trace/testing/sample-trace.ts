@@ -48,6 +48,14 @@ export const SAMPLE_BODIES: { [T in TraceEventType]: Body<T> } = {
   approval: { type: 'approval', phase: 'requested', toolCall: call },
   error: { type: 'error', error: { name: 'Error', message: 'boom' }, aborted: false },
   note: { type: 'note', message: 'hello' },
+  retrieval: {
+    type: 'retrieval',
+    query: 'When does the shop open?',
+    documents: [{ id: 'hours.md#0', score: 0.82, text: 'Open 9 to 5 on weekdays.', metadata: { source: 'hours.md' } }],
+    topK: 4,
+    minScore: 0,
+    durationMs: 3.5,
+  },
 }
 
 /** A valid event of `type` with a header. */
