@@ -22,7 +22,7 @@ test('a turn through the researcher sub-agent: nested in the chat and the devtoo
   const panel = devtools(page)
   // The run list: the sub-agent's run right under the assistant's, indented.
   const rows = panel.getByTestId('run-row')
-  await expect(rows).toHaveCount(2)
+  await expect(rows).toHaveCount(2, { timeout: 15_000 })
   await expect(rows.nth(0)).toHaveAttribute('data-depth', '0')
   await expect(rows.nth(1)).toHaveAttribute('data-depth', '1')
   await expect(rows.nth(1)).toContainText('sub-agent · researcher')
@@ -36,7 +36,7 @@ test('a turn through the researcher sub-agent: nested in the chat and the devtoo
   await agentRow.click()
   await expect(agentRow).toHaveAttribute('aria-expanded', 'true')
   const nestedRounds = panel.locator('[data-testid="timeline-round"][data-depth="1"]')
-  await expect(nestedRounds).toHaveCount(2)
+  await expect(nestedRounds).toHaveCount(2, { timeout: 15_000 })
   await expect(panel.locator('[data-testid="timeline-tool"][data-depth="1"]')).toContainText('page_outline')
 
   // Re-run the researcher's second round from inside the assistant's timeline.
@@ -44,7 +44,7 @@ test('a turn through the researcher sub-agent: nested in the chat and the devtoo
   await expect(panel.getByTestId('inspector')).toContainText('Round 2')
   await panel.getByTestId('inspector').getByRole('tab', { name: 'Re-run' }).click()
   await panel.getByRole('button', { name: 'Re-run from here' }).click()
-  await expect(rows).toHaveCount(3)
+  await expect(rows).toHaveCount(3, { timeout: 15_000 })
   const fork = rows.filter({ hasText: 'fork of' })
   await expect(fork).toHaveCount(1)
   await fork.click()
