@@ -57,7 +57,8 @@ export function Chat({
   }
   return (
     <main className="chat" aria-label="Conversation">
-      <div className="messages" aria-live="polite">
+      {/* Focusable: a keyboard user scrolls a long conversation with the arrow keys. */}
+      <div className="messages" aria-live="polite" tabIndex={0} role="log" aria-label="Messages">
         {chat.messages.length === 0 && chat.status !== 'loading' && (
           <div className="empty-state">
             <h2>Ask something</h2>
