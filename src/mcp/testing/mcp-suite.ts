@@ -190,7 +190,8 @@ export function mcpSuite(environment: () => McpTestEnvironment): void {
       await startOwn('everything', server.port)
       await new Promise((resolve) => setTimeout(resolve, 600))
       expect(await callTool(set, 'echo', { message: 'back' })).toBe('Echo: back')
-    })
+      // Two server processes start in this test: on a busy machine that alone can take seconds.
+    }, 20_000)
 
     it('starts a new session when the server answers 404 for the old one, and the call goes through', async () => {
       const server = await startOwn('fixture')
