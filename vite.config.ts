@@ -20,6 +20,7 @@ export default defineConfig(({ mode }) => ({
   optimizeDeps: {
     include: [
       '@mlc-ai/web-llm',
+      '@wllama/wllama',
       'ajv',
       'ajv/dist/2020.js',
       '@modelcontextprotocol/sdk/client/index.js',

@@ -21,6 +21,7 @@ export const LAYERS = {
   'src/react': ['src/core', 'src/memory', 'src/trace', 'src/advisors', 'src/client'],
   'src/playwright': ['src/trace', 'src/replay'],
   'src/server': [],
+  'src/wllama': ['src/core', 'src/models'],
   devtools: ['src/trace'],
 }
 
@@ -28,6 +29,7 @@ export const LAYERS = {
 export const PACKAGES = {
   '@mlc-ai/web-llm': ['src/webllm'],
   '@modelcontextprotocol/sdk': ['src/mcp'],
+  '@wllama/wllama': ['src/wllama'],
   react: ['src/react', 'devtools', 'demo'],
   'react-dom': ['src/react', 'devtools', 'demo'],
   zustand: ['devtools', 'demo'],
@@ -43,6 +45,7 @@ const ENTRIES = {
   'advisor-chain/playwright': 'src/playwright',
   'advisor-chain/mcp': 'src/mcp',
   'advisor-chain/server': 'src/server',
+  'advisor-chain/wllama': 'src/wllama',
 }
 
 const layerOf = (path) => {
