@@ -17,7 +17,7 @@ type Request = ChatCompletionParams & { onData?: (chunk: ChatCompletionChunk) =>
 class ScriptedEngine {
   readonly requests: Request[] = []
   exits = 0
-  constructor(private readonly replies: Array<string | 'stall'>) {}
+  constructor(private readonly replies: string[]) {}
 
   createChatCompletion(request: Request): Promise<void> {
     this.requests.push(request)
