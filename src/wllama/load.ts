@@ -59,6 +59,8 @@ export async function loadEngine(options: WllamaCreateOptions): Promise<LoadedEn
   const label = options.name ?? (typeof model === 'string' ? fileName(model) : 'gguf')
   const threads = threadCount(options.threads, label)
   const maxBytes = options.maxModelBytes ?? DEFAULT_MAX_MODEL_BYTES
+  if (typeof model === 'string' && !/\.gguf$/i.test(fileName(model)))
+    throw wllamaFailure('not-gguf', label, `The URL ${model} does not end in .gguf, which wllama requires`)
   if (typeof model !== 'string') await checkBlob(model, maxBytes, label)
   throwIfAborted(signal)
 
@@ -72,24 +74,32 @@ export async function loadEngine(options: WllamaCreateOptions): Promise<LoadedEn
   signal?.addEventListener('abort', onAbort, { once: true })
   let tooLarge: number | undefined
   try {
-    const params: LoadModelParams = { n_ctx: options.contextLength ?? 4096, n_threads: threads }
+    let blobs: Blob[]
     if (typeof model === 'string') {
-      await wllama.loadModelFromUrl(model, {
-        ...params,
-        signal: download.signal,
-        progressCallback: ({ loaded, total }) => {
-          if (total > maxBytes && tooLarge === undefined) {
-            tooLarge = total
-            download.abort()
-          }
-          options.onProgress?.(progress(loaded, total))
+      // The download runs in a worker, where a relative URL has no base.
+      const location = (globalThis as { location?: { href: string } }).location
+      const url = location ? new URL(model, location.href).href : model
+      const cached = await wllama.modelManager.getModelOrDownload(
+        { url },
+        {
+          signal: download.signal,
+          progressCallback: ({ loaded, total }) => {
+            if (total > maxBytes && tooLarge === undefined) {
+              tooLarge = total
+              download.abort()
+            }
+            options.onProgress?.(progress(loaded, total))
+          },
         },
-      })
-    } else {
-      options.onProgress?.(progress(0, model.size))
-      await raceSignal(wllama.loadModel([model], params), signal)
-      options.onProgress?.(progress(model.size, model.size))
-    }
+      )
+      blobs = await cached.open()
+      // A model read from the origin's storage is checked like a Blob (it may predate the limit).
+      for (const blob of blobs) await checkBlob(blob, maxBytes, label)
+    } else blobs = [model]
+    const size = blobs.reduce((sum, blob) => sum + blob.size, 0)
+    options.onProgress?.(progress(size, size))
+    const params: LoadModelParams = { n_ctx: options.contextLength ?? 4096, n_threads: threads }
+    await raceSignal(wllama.loadModel(blobs, params), signal)
     throwIfAborted(signal)
     const info = wllama.getLoadedContextInfo()
     // A file that is not GGUF loads "successfully" with an empty vocabulary and fails on first use.

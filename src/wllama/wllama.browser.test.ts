@@ -119,6 +119,30 @@ describe('WllamaChatModel on the real engine', () => {
   })
 })
 
+describe('WllamaChatModel from a URL', () => {
+  it("downloads through the origin's storage, reporting progress, and runs", async () => {
+    const progress: number[] = []
+    const fromUrl = await WllamaChatModel.create({
+      model: '/tiny-test-model.gguf',
+      wasmUrl,
+      onProgress: (report) => progress.push(report.fraction),
+    })
+    try {
+      expect(progress.at(-1)).toBe(1)
+      const response = await fromUrl.call(prompt('Hi', { maxTokens: 3 }))
+      expect(response.metadata.usage?.completionTokens).toBe(3)
+    } finally {
+      await fromUrl.dispose()
+    }
+  }, 30_000)
+
+  it('stops a download that turns out larger than the limit', async () => {
+    await expect(
+      WllamaChatModel.create({ model: '/tiny-test-model.gguf', wasmUrl, maxModelBytes: 100_000 }),
+    ).rejects.toMatchObject({ code: 'too-large', message: expect.stringContaining('over the 0.1 MB limit') as string })
+  }, 30_000)
+})
+
 describe('WllamaChatModel refuses bad input clearly', () => {
   const create = (model: Blob, extra: object = {}) =>
     WllamaChatModel.create({ model, wasmUrl, name: 'bad.gguf', ...extra })
