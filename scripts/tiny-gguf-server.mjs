@@ -1,5 +1,6 @@
 // Serves the tiny test model (scripts/tiny-gguf.mjs) from the Vite dev server, built on first
 // request, so that tests and the demo can load it by URL like a real model.
+import { Buffer } from 'node:buffer'
 import { tinyGguf } from './tiny-gguf.mjs'
 
 export const TINY_MODEL_PATH = '/tiny-test-model.gguf'
