@@ -22,6 +22,7 @@ export const LAYERS = {
   'src/playwright': ['src/trace', 'src/replay'],
   'src/server': [],
   'src/wllama': ['src/core', 'src/models'],
+  'src/prompt-api': ['src/core', 'src/models'],
   devtools: ['src/trace'],
 }
 
@@ -46,6 +47,7 @@ const ENTRIES = {
   'advisor-chain/mcp': 'src/mcp',
   'advisor-chain/server': 'src/server',
   'advisor-chain/wllama': 'src/wllama',
+  'advisor-chain/prompt-api': 'src/prompt-api',
 }
 
 const layerOf = (path) => {
