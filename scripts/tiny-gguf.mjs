@@ -3,8 +3,9 @@
 // Its text is nonsense; it exists so that tests, the demo and the benchmark run the real wllama
 // engine end to end without downloading anything. The same seed always gives the same bytes.
 //
-// Runs anywhere (no Node API in `tinyGguf`): the browser tests and the demo build the model in
-// the page. From a shell: `node scripts/tiny-gguf.mjs out.gguf`.
+// Runs anywhere (no Node API here): the browser tests and the demo build the model in the page,
+// the Vite dev server serves it (tiny-gguf-server.mjs), and `node scripts/write-tiny-gguf.mjs
+// out.gguf` writes it to a file.
 /* global TextEncoder */
 
 const GGUF_VERSION = 3
@@ -18,7 +19,7 @@ export const TINY_MODEL = Object.freeze({
   width: 64,
   heads: 4,
   feedForward: 128,
-  contextLength: 2048,
+  contextLength: 8192,
 })
 
 const CHATML =
@@ -241,16 +242,4 @@ class Writer {
     }
     return all
   }
-}
-
-if (typeof process !== 'undefined' && import.meta.url === `file://${process.argv[1]}`) {
-  const target = process.argv[2]
-  if (!target) {
-    console.error('usage: node scripts/tiny-gguf.mjs <out.gguf>')
-    process.exit(1)
-  }
-  const { writeFileSync } = await import('node:fs')
-  const bytes = tinyGguf()
-  writeFileSync(target, bytes)
-  console.log(`${target}: ${bytes.length} bytes`)
 }

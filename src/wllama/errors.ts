@@ -72,7 +72,12 @@ export function wllamaError(error: unknown, model: string, nativeError?: string)
   if (error instanceof ChatModelError) return error
   const thrown = thrownMessage(error).split('\n')[0]!
   // The engine's own message is often a meaningless RangeError; llama.cpp's log line says what happened.
-  const text = nativeError && !thrown.includes(nativeError) ? `${nativeError} (${thrown})` : thrown
+  const text =
+    !nativeError || thrown.includes(nativeError)
+      ? thrown
+      : nativeError.includes(thrown)
+        ? nativeError
+        : `${nativeError} (${thrown})`
   const code: WllamaFailure =
     /out of memory|Cannot enlarge memory|Aborted\(OOM\)|allocation failed|failed to allocate/i.test(text)
       ? 'out-of-memory'
