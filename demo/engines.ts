@@ -77,7 +77,10 @@ export function wllamaModel(
     wasmUrl,
     onProgress,
     // The tiny model reads a byte per token: the demo's tool instructions alone are 2,000 of them.
-    ...(source.kind === 'tiny' ? { name: TINY_MODEL.name, contextLength: TINY_MODEL.contextLength } : {}),
+    // Its random replies would otherwise run on to the end of the context.
+    ...(source.kind === 'tiny'
+      ? { name: TINY_MODEL.name, contextLength: TINY_MODEL.contextLength, maxTokens: 400 }
+      : {}),
   })
 }
 

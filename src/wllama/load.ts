@@ -36,6 +36,8 @@ export interface WllamaCreateOptions {
   maxModelBytes?: number
   /** How long the engine may go without producing anything before it is shut down (default 120 s). */
   stallTimeoutMs?: number
+  /** The reply's token limit when a prompt sets none (llama.cpp's own is the whole context). */
+  maxTokens?: number
   onProgress?: (progress: WllamaLoadProgress) => void
   /** Stops the download or load; nothing stays running. */
   signal?: AbortSignal

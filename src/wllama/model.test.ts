@@ -101,6 +101,14 @@ describe('WllamaChatModel requests', () => {
     expect(engine.requests[0]!.response_format).toBeUndefined()
   })
 
+  it('sends the model-wide maxTokens when a prompt sets none', async () => {
+    const engine = new ScriptedEngine(['a', 'b'])
+    const model = new WllamaChatModel(engine as unknown as WllamaEngine, { model: 'tiny.gguf', maxTokens: 64 })
+    await model.call(prompt())
+    await model.call(prompt({ maxTokens: 8 }))
+    expect(engine.requests.map((request) => request.max_tokens)).toEqual([64, 8])
+  })
+
   it('constrains a reply with tools to the answer-or-tool-calls schema, instructions in the system turn', async () => {
     const engine = new ScriptedEngine(['{"tool_calls":[{"name":"weather","arguments":{"city":"Oslo"}}]}'])
     const response = await modelOn(engine).call(prompt({ tools: [weather] }))

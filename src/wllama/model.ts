@@ -24,6 +24,8 @@ export interface WllamaChatModelOptions {
   model: string
   /** How long the engine may go without producing anything before it is shut down (default 120 s). */
   stallTimeoutMs?: number
+  /** The reply's token limit when a prompt sets none (llama.cpp's own is the whole context). */
+  maxTokens?: number
 }
 
 /**
@@ -36,6 +38,7 @@ export class WllamaChatModel implements ChatModel {
   readonly supportsNativeStructuredOutput = true
   readonly model: string
   readonly stallTimeoutMs: number
+  readonly maxTokens: number | undefined
   #turn = 0
   #disposed = false
 
@@ -46,6 +49,7 @@ export class WllamaChatModel implements ChatModel {
     if (!options?.model) throw new TypeError('WllamaChatModel needs the name of the model the engine runs')
     this.model = options.model
     this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_MS
+    this.maxTokens = options.maxTokens
   }
 
   /** Loads wllama (on first use), then the GGUF model from a URL or Blob; see WllamaCreateOptions. */
@@ -54,6 +58,7 @@ export class WllamaChatModel implements ChatModel {
     return new WllamaChatModel(engine, {
       model: name,
       ...(options.stallTimeoutMs !== undefined ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     })
   }
 
@@ -67,6 +72,7 @@ export class WllamaChatModel implements ChatModel {
     throwIfAborted(signal)
     if (this.#disposed) throw wllamaFailure('disposed', this.model)
     const { params, constrained } = await toWllamaRequest(prompt, this.model)
+    if (params.max_tokens === undefined && this.maxTokens !== undefined) params.max_tokens = this.maxTokens
     const salt = `${this.model}:${this.#turn++}`
     const request = new AbortController()
     const onAbort = () => request.abort(signal?.reason)
