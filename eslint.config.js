@@ -5,6 +5,7 @@ import { layers } from './eslint/layers.js'
 /** The only files that load code on demand: code a page may never use. */
 const LAZY_LOADERS = [
   'src/webllm/runtime.ts', // WebLLM itself
+  'src/wllama/runtime.ts', // wllama (llama.cpp in WebAssembly)
   'src/mcp/connection.ts', // the MCP SDK's SSE transport, for servers without Streamable HTTP
   'src/mcp/tool-schema.ts', // the JSON Schema meta-schema that MCP tool schemas are checked against
   'src/schema/json-validator.ts', // ajv, or the interpreting validator, for schemas the fast validator leaves
@@ -60,7 +61,7 @@ export default tseslint.config(
         {
           selector: 'ImportExpression',
           message:
-            'Import statically: only what a page may never use loads lazily (WebLLM, the MCP SDK, the devtools panel, ajv), from the files listed in eslint.config.js, one level deep.',
+            'Import statically: only what a page may never use loads lazily (WebLLM, wllama, the MCP SDK, the devtools panel, ajv), from the files listed in eslint.config.js, one level deep.',
         },
       ],
     },

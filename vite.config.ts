@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
 import { chromiumLaunchOptions } from './e2e/browser/find.mjs'
 import { providerReplay } from './e2e/browser/provider-replay.mjs'
 import { externalPackages, packageEntries } from './scripts/entries.mjs'
+import { tinyModelServer } from './scripts/tiny-gguf-server.mjs'
 import { mcpServerCommands } from './src/mcp/testing/commands'
 
 const root = import.meta.dirname
@@ -20,6 +21,7 @@ export default defineConfig(({ mode }) => ({
   optimizeDeps: {
     include: [
       '@mlc-ai/web-llm',
+      '@wllama/wllama',
       'ajv',
       'ajv/dist/2020.js',
       '@modelcontextprotocol/sdk/client/index.js',
@@ -79,7 +81,7 @@ export default defineConfig(({ mode }) => ({
       },
       {
         extends: true,
-        plugins: [providerReplay()],
+        plugins: [providerReplay(), tinyModelServer()],
         test: {
           name: 'browser',
           globalSetup: ['src/mcp/testing/global-setup.ts'],

@@ -9,9 +9,10 @@ import { chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
 
-const BROWSER_BENCHES = ['stream-throughput', 'tool-loop', 'memory-turn', 'retrieval']
-// Benches that need a browser (IndexedDB): not run in Node.
-const BROWSER_ONLY = ['memory-turn', 'retrieval']
+const BROWSER_BENCHES = ['stream-throughput', 'tool-loop', 'memory-turn', 'retrieval', 'wllama']
+// Benches that need a browser (IndexedDB, llama.cpp's wasm): not run in Node.
+const BROWSER_ONLY = ['memory-turn', 'retrieval', 'wllama']
+const WLLAMA_WASM = join(import.meta.dirname, '..', 'node_modules', '@wllama', 'wllama', 'esm', 'wasm', 'wllama.wasm')
 const BENCH_PAGE = 'http://localhost/bench'
 
 const root = join(import.meta.dirname, '..')
@@ -72,6 +73,10 @@ for (const name of BROWSER_BENCHES.filter((bench) => bench.includes(filter))) {
         body: '<!doctype html><title>bench</title>',
         headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
       }),
+    )
+    // llama.cpp's wasm, served the way an app serves it (bench/wllama.bench.ts).
+    await page.route(`${BENCH_PAGE}/wllama.wasm`, (route) =>
+      route.fulfill({ contentType: 'application/wasm', body: readFileSync(WLLAMA_WASM) }),
     )
     await page.goto(BENCH_PAGE)
     const reported = new Promise((resolve, reject) => {

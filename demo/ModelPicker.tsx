@@ -1,6 +1,7 @@
 import type { ChatModel } from 'advisor-chain'
 import { checkWebGPU, isModelCached, type LoadProgress, type WebGPUReport } from 'advisor-chain/webllm'
 import { useEffect, useState } from 'react'
+import { InBrowserEngines } from './InBrowserEngines'
 import {
   describeChoice,
   openAICompatiblePresets,
@@ -17,9 +18,13 @@ export interface ActiveModel {
   model: ChatModel
 }
 
-type Kind = Exclude<ModelChoice['kind'], 'installed'>
+/** The picker's tabs; 'webllm' is "In this browser", where every in-page engine is offered. */
+type Kind = Exclude<ModelChoice['kind'], 'installed' | 'prompt-api' | 'wllama'>
 
-/** Picks the model: WebLLM in this browser, an OpenAI-compatible server, Anthropic, or the offline scripted demo. */
+const tabOf = (kind: ModelChoice['kind']): Kind =>
+  kind === 'installed' ? 'scripted' : kind === 'prompt-api' || kind === 'wllama' ? 'webllm' : kind
+
+/** Picks the model: an in-browser engine (WebLLM, Chrome's built-in model, llama.cpp), an OpenAI-compatible server, Anthropic, or the offline scripted demo. */
 export function ModelPicker({
   active,
   onModel,
@@ -28,7 +33,7 @@ export function ModelPicker({
   onModel: (model: ActiveModel) => void
 }) {
   const [gpu, setGpu] = useState<WebGPUReport>()
-  const [kind, setKind] = useState<Kind>(active && active.choice.kind !== 'installed' ? active.choice.kind : 'scripted')
+  const [kind, setKind] = useState<Kind>(active ? tabOf(active.choice.kind) : 'scripted')
   useEffect(() => {
     void checkWebGPU().then((report) => {
       setGpu(report)
@@ -65,7 +70,9 @@ export function ModelPicker({
           </button>
         ))}
       </div>
-      {kind === 'webllm' && <WebLLMForm gpu={gpu} onModel={onModel} />}
+      {kind === 'webllm' && (
+        <InBrowserEngines gpu={gpu} webllmForm={<WebLLMForm gpu={gpu} onModel={onModel} />} onModel={onModel} />
+      )}
       {kind === 'openai' && <OpenAIForm onModel={onModel} />}
       {kind === 'anthropic' && <AnthropicForm onModel={onModel} />}
       {kind === 'scripted' && (

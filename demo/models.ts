@@ -5,6 +5,8 @@ import { scriptedDemoModel } from './scripted-demo'
 export type ModelChoice =
   | { kind: 'scripted' }
   | { kind: 'webllm'; modelId: string }
+  | { kind: 'prompt-api' }
+  | { kind: 'wllama'; name: string }
   | { kind: 'openai'; baseURL: string; model: string; apiKey: string }
   | { kind: 'anthropic'; model: string; apiKey: string }
   /** A model an end-to-end test installed through the test harness. */
@@ -50,7 +52,9 @@ export async function webLLMModel(
 }
 
 /** A remote or scripted model for a choice (a WebLLM model comes from `webLLMModel`). */
-export function remoteModel(choice: Exclude<ModelChoice, { kind: 'webllm' | 'installed' }>): ChatModel {
+export function remoteModel(
+  choice: Exclude<ModelChoice, { kind: 'webllm' | 'prompt-api' | 'wllama' | 'installed' }>,
+): ChatModel {
   switch (choice.kind) {
     case 'scripted':
       return scriptedDemoModel()
@@ -71,6 +75,10 @@ export function describeChoice(choice: ModelChoice): string {
       return 'Offline demo — scripted replies'
     case 'webllm':
       return `WebLLM · ${choice.modelId}`
+    case 'prompt-api':
+      return "Chrome's built-in model"
+    case 'wllama':
+      return `llama.cpp · ${choice.name}`
     case 'openai':
       return `${new URL(choice.baseURL).host} · ${choice.model}`
     case 'anthropic':

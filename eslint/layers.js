@@ -22,6 +22,8 @@ export const LAYERS = {
   'src/playwright': ['src/trace', 'src/replay'],
   'src/server': [],
   'src/retrieval': ['src/core', 'src/schema', 'src/tools', 'src/models'],
+  'src/wllama': ['src/core', 'src/models'],
+  'src/prompt-api': ['src/core', 'src/models'],
   devtools: ['src/trace'],
 }
 
@@ -29,6 +31,7 @@ export const LAYERS = {
 export const PACKAGES = {
   '@mlc-ai/web-llm': ['src/webllm'],
   '@modelcontextprotocol/sdk': ['src/mcp'],
+  '@wllama/wllama': ['src/wllama'],
   react: ['src/react', 'devtools', 'demo'],
   'react-dom': ['src/react', 'devtools', 'demo'],
   zustand: ['devtools', 'demo'],
@@ -45,6 +48,8 @@ const ENTRIES = {
   'advisor-chain/mcp': 'src/mcp',
   'advisor-chain/server': 'src/server',
   'advisor-chain/retrieval': 'src/retrieval',
+  'advisor-chain/wllama': 'src/wllama',
+  'advisor-chain/prompt-api': 'src/prompt-api',
 }
 
 const layerOf = (path) => {

@@ -14,7 +14,7 @@ import {
 import { collect } from '../core/testing/collect'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
-import { AnswerStreamer, replySchema } from './constrained-json'
+import { AnswerStreamer, replySchema } from '../models'
 import { webllmError } from './errors'
 import { defaultToolStrategy } from './engine'
 import { WebLLMChatModel } from './model'

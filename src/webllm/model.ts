@@ -8,8 +8,7 @@ import {
   type ChatResponse,
   type Prompt,
 } from '../core'
-import { withAttachments, type AttachmentRules } from '../models'
-import { AnswerStreamer, parseReply } from './constrained-json'
+import { AnswerStreamer, parseReply, withAttachments, type AttachmentRules } from '../models'
 import { createEngine, type WebLLMCreateOptions } from './create'
 import { defaultToolStrategy, type ToolStrategy, type WebLLMEngine } from './engine'
 import { webllmError } from './errors'

@@ -1,7 +1,6 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionRequestBase } from '@mlc-ai/web-llm'
 import { partsOf, type Message, type ChatOptions, type Prompt, type JsonSchema, type UserMessage } from '../core'
-import { isTextFile, textFileText } from '../models'
-import { replySchema, toolInstructions } from './constrained-json'
+import { isTextFile, replySchema, textFileText, toolInstructions } from '../models'
 import type { ToolStrategy } from './engine'
 
 /**

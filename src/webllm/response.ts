@@ -1,7 +1,6 @@
 import type { ChatCompletion, CompletionUsage } from '@mlc-ai/web-llm'
 import type { ToolCall, ChatResponse, ChatResponseMetadata, Usage } from '../core'
-import { stableToolCallId } from '../models'
-import { parseReply, type ParsedReply } from './constrained-json'
+import { parseReply, stableToolCallId, type ParsedReply } from '../models'
 import { splitThinking } from './think'
 
 export interface Speed {

@@ -1,11 +1,16 @@
 import type { ToolCall, JsonSchema, ToolDefinition } from '../core'
-import { stableToolCallId } from '../models'
+import { stableToolCallId } from './stable-id'
 
-// Tool calling for models without native tools: the model must answer with JSON that is either a
-// final answer or a list of tool calls, and WebLLM's grammar engine holds it to that shape.
+// Tool calling for models without native tools (WebLLM's, llama.cpp's, the browser's own): the
+// model must answer with JSON that is either a final answer or a list of tool calls, and the
+// engine's grammar (or response constraint) holds it to that shape.
 
 /** The grammar's schema: `{"answer": …}` or `{"tool_calls": [{"name": …, "arguments": {…}}]}`. */
-export function replySchema(tools: readonly ToolDefinition[], answer: JsonSchema = { type: 'string' }): JsonSchema {
+export function replySchema(
+  tools: readonly ToolDefinition[],
+  answer: JsonSchema = { type: 'string' },
+  { callRequired = false }: { callRequired?: boolean } = {},
+): JsonSchema {
   const answerBranch = { type: 'object', properties: { answer }, required: ['answer'], additionalProperties: false }
   if (tools.length === 0) return answerBranch
   const calls = tools.map((tool) => ({
@@ -20,7 +25,7 @@ export function replySchema(tools: readonly ToolDefinition[], answer: JsonSchema
     required: ['tool_calls'],
     additionalProperties: false,
   }
-  return { anyOf: [answerBranch, callBranch] }
+  return callRequired ? callBranch : { anyOf: [answerBranch, callBranch] }
 }
 
 /** Tool arguments are always an object; a schema that says nothing is read as one. */

@@ -1,0 +1,225 @@
+import type { ChatCompletionChunk, ChatCompletionParams } from '@wllama/wllama'
+import { describe, expect, it } from 'vitest'
+import type { Prompt } from '../core'
+import { collect } from '../core/testing/collect'
+import { ChatModelError } from '../models'
+import { defineTool } from '../tools'
+import type { WllamaEngine } from './engine'
+import { wllamaError } from './errors'
+import { WllamaChatModel } from './model'
+
+// The adapter's translation and failure handling, against a scripted stand-in for the engine (the
+// real engine runs in wllama.browser.test.ts).
+
+type Request = ChatCompletionParams & { onData?: (chunk: ChatCompletionChunk) => void }
+
+/** Replies with the given texts, one chunk per character, or never answers (`'stall'`). */
+class ScriptedEngine {
+  readonly requests: Request[] = []
+  exits = 0
+  constructor(private readonly replies: string[]) {}
+
+  createChatCompletion(request: Request): Promise<void> {
+    this.requests.push(request)
+    const reply = this.replies.shift() ?? ''
+    if (reply === 'stall') return new Promise(() => {})
+    for (const char of reply) request.onData?.(chunk({ content: char }))
+    request.onData?.({
+      ...chunk({}),
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop', logprobs: null }],
+      timings: {
+        cache_n: 2,
+        prompt_n: 10,
+        prompt_ms: 5,
+        prompt_per_token_ms: 0.5,
+        prompt_per_second: 2000,
+        predicted_n: reply.length,
+        predicted_ms: 20,
+        predicted_per_token_ms: 1,
+        predicted_per_second: 1000,
+      },
+    })
+    return Promise.resolve()
+  }
+
+  async exit(): Promise<void> {
+    this.exits++
+  }
+
+  getLoadedContextInfo(): never {
+    throw new Error('not used')
+  }
+}
+
+function chunk(delta: { content?: string }): ChatCompletionChunk {
+  return {
+    id: '',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: '',
+    choices: [{ index: 0, delta, finish_reason: null, logprobs: null }],
+  }
+}
+
+const modelOn = (engine: ScriptedEngine, stallTimeoutMs?: number) =>
+  new WllamaChatModel(engine as unknown as WllamaEngine, {
+    model: 'tiny.gguf',
+    ...(stallTimeoutMs ? { stallTimeoutMs } : {}),
+  })
+
+const weather = defineTool({
+  name: 'weather',
+  description: 'Weather in a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: ({ city }: { city: string }) => `sunny in ${city}`,
+})
+
+const prompt = (options: Prompt['options'] = {}, messages?: Prompt['messages']): Prompt => ({
+  messages: messages ?? [
+    { role: 'system', text: 'Be brief.' },
+    { role: 'user', text: 'Weather in Oslo?' },
+  ],
+  options,
+})
+
+describe('WllamaChatModel requests', () => {
+  it('sends plain turns with sampling options under llama.cpp names', async () => {
+    const engine = new ScriptedEngine(['Hi'])
+    await modelOn(engine).call(prompt({ temperature: 0.2, topP: 0.9, maxTokens: 8, seed: 1, stopSequences: ['#'] }))
+    expect(engine.requests[0]).toMatchObject({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather in Oslo?' },
+      ],
+      temperature: 0.2,
+      top_p: 0.9,
+      max_tokens: 8,
+      seed: 1,
+      stop: ['#'],
+      stream: true,
+    })
+    expect(engine.requests[0]!.response_format).toBeUndefined()
+  })
+
+  it('sends the model-wide maxTokens when a prompt sets none', async () => {
+    const engine = new ScriptedEngine(['a', 'b'])
+    const model = new WllamaChatModel(engine as unknown as WllamaEngine, { model: 'tiny.gguf', maxTokens: 64 })
+    await model.call(prompt())
+    await model.call(prompt({ maxTokens: 8 }))
+    expect(engine.requests.map((request) => request.max_tokens)).toEqual([64, 8])
+  })
+
+  it('constrains a reply with tools to the answer-or-tool-calls schema, instructions in the system turn', async () => {
+    const engine = new ScriptedEngine(['{"tool_calls":[{"name":"weather","arguments":{"city":"Oslo"}}]}'])
+    const response = await modelOn(engine).call(prompt({ tools: [weather] }))
+    const request = engine.requests[0]!
+    expect(request.messages[0]!.content).toMatch(/^Be brief\.\n\nYou can call tools\./)
+    const schema = request.response_format!.json_schema!.schema as { anyOf: unknown[] }
+    expect(request.response_format!.type).toBe('json_schema')
+    expect(schema.anyOf).toHaveLength(2)
+    expect(response.results[0]!.output.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_/) as string, name: 'weather', arguments: '{"city":"Oslo"}' },
+    ])
+    expect(response.results[0]!.metadata.finishReason).toBe('tool_calls')
+  })
+
+  it('a named or required tool choice leaves only the tool-calls branch; none sends no tools', async () => {
+    const engine = new ScriptedEngine(['{"tool_calls":[{"name":"weather","arguments":{"city":"Oslo"}}]}', 'Fine.'])
+    await modelOn(engine).call(prompt({ tools: [weather], toolChoice: { name: 'weather' } }))
+    const schema = engine.requests[0]!.response_format!.json_schema!.schema as { required: string[] }
+    expect(schema.required).toEqual(['tool_calls'])
+    await modelOn(engine).call(prompt({ tools: [weather], toolChoice: 'none' }))
+    expect(engine.requests[1]!.response_format).toBeUndefined()
+    expect(engine.requests[1]!.messages[0]!.content).toBe('Be brief.')
+  })
+
+  it("shows the model its earlier calls in the JSON it must use, and tool results as the user's turn", async () => {
+    const engine = new ScriptedEngine(['{"answer":"Sunny."}'])
+    const response = await modelOn(engine).call(
+      prompt({ tools: [weather] }, [
+        { role: 'user', text: 'Weather?' },
+        { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' }] },
+        { role: 'tool', responses: [{ id: 'c1', name: 'weather', responseData: 'sunny' }] },
+      ]),
+    )
+    expect(engine.requests[0]!.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: '{"tool_calls":[{"name":"weather","arguments":{"city":"Oslo"}}]}' },
+      { role: 'user', content: 'Tool results:\n- weather (c1): sunny' },
+    ])
+    expect(response.results[0]!.output.text).toBe('Sunny.')
+  })
+
+  it('streams the answer text of the JSON envelope as it arrives', async () => {
+    const engine = new ScriptedEngine(['{"answer":"Sunny in Oslo."}'])
+    const chunks = await collect(modelOn(engine).stream(prompt({ tools: [weather] })))
+    const texts = chunks.map((c) => c.results[0]!.output.text).filter(Boolean)
+    expect(texts.length).toBeGreaterThan(5)
+    expect(texts.join('')).toBe('Sunny in Oslo.')
+  })
+
+  it('puts usage, speed and the engine timings on the last chunk', async () => {
+    const engine = new ScriptedEngine(['abc'])
+    const chunks = await collect(modelOn(engine).stream(prompt()))
+    expect(chunks.at(-1)!.metadata).toMatchObject({
+      model: 'tiny.gguf',
+      usage: { promptTokens: 12, completionTokens: 3, totalTokens: 15, cacheReadTokens: 2 },
+      speed: { prefillTokensPerSecond: 2000, decodeTokensPerSecond: 1000 },
+      timings: { promptTokens: 10, cachedTokens: 2, promptMs: 5, predictedTokens: 3, predictedMs: 20 },
+    })
+  })
+
+  it('refuses an image before the engine sees anything', async () => {
+    const engine = new ScriptedEngine([])
+    const image = { type: 'image' as const, image: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' }
+    await expect(
+      modelOn(engine).call(prompt({}, [{ role: 'user', text: '', parts: [{ type: 'text', text: 'What?' }, image] }])),
+    ).rejects.toBeInstanceOf(ChatModelError)
+    expect(engine.requests).toHaveLength(0)
+  })
+})
+
+describe('WllamaChatModel failures', () => {
+  it('a reply cut off inside the JSON envelope is a retryable invalid-output error', async () => {
+    const engine = new ScriptedEngine(['{"tool_calls":[{"na'])
+    await expect(modelOn(engine).call(prompt({ tools: [weather] }))).rejects.toMatchObject({
+      code: 'invalid-output',
+      retryable: true,
+    })
+  })
+
+  it('an engine that stops responding is shut down, and the model says so from then on', async () => {
+    const engine = new ScriptedEngine(['stall'])
+    const model = modelOn(engine, 30)
+    await expect(model.call(prompt())).rejects.toMatchObject({
+      code: 'engine-unresponsive',
+      message: expect.stringContaining("llama.cpp model 'tiny.gguf': Nothing came for 30 ms") as string,
+    })
+    expect(engine.exits).toBe(1)
+    expect(engine.requests[0]!.abortSignal!.aborted).toBe(true)
+    await expect(model.call(prompt())).rejects.toMatchObject({ code: 'disposed' })
+  })
+
+  it('an abort settles the stream at once and aborts the engine request', async () => {
+    const engine = new ScriptedEngine(['stall'])
+    const controller = new AbortController()
+    const reading = collect(modelOn(engine).stream(prompt(), controller.signal))
+    await expect.poll(() => engine.requests.length).toBe(1)
+    controller.abort()
+    await expect(reading).rejects.toMatchObject({ name: 'AbortError' })
+    expect(engine.requests[0]!.abortSignal!.aborted).toBe(true)
+  })
+
+  it("prefers llama.cpp's log line to the engine's meaningless RangeError", () => {
+    const error = wllamaError(
+      new RangeError('Invalid typed array length: 1163217991\nStack trace…'),
+      'tiny.gguf',
+      'JSON schema error at #: unrecognized type strange',
+    )
+    expect(error).toMatchObject({ code: 'unsupported-schema', provider: 'wllama' })
+    expect(error.message).toContain(
+      "llama.cpp model 'tiny.gguf': JSON schema error at #: unrecognized type strange (Invalid typed array length: 1163217991)",
+    )
+    expect(wllamaError(new Error('Cannot enlarge memory arrays'), 'big.gguf').code).toBe('out-of-memory')
+  })
+})

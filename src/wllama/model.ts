@@ -1,0 +1,187 @@
+import type { ChatCompletionChunk, ChatCompletionUsage, ResultTimings } from '@wllama/wllama'
+import {
+  abortError,
+  ChatResponseAggregator,
+  throwIfAborted,
+  type ChatModel,
+  type ChatResponse,
+  type Prompt,
+  type ToolCall,
+} from '../core'
+import { AnswerStreamer, parseReply } from '../models'
+import { ChunkFeed } from './chunk-feed'
+import type { WllamaEngine } from './engine'
+import { wllamaError, wllamaFailure } from './errors'
+import { loadEngine, type WllamaCreateOptions } from './load'
+import { logOf } from './native-log'
+import { toWllamaRequest } from './request'
+import { engineMetadata, textChunk } from './response'
+
+const DEFAULT_STALL_MS = 120_000
+
+export interface WllamaChatModelOptions {
+  /** The model's name in traces and errors. */
+  model: string
+  /** How long the engine may go without producing anything before it is shut down (default 120 s). */
+  stallTimeoutMs?: number
+  /** The reply's token limit when a prompt sets none (llama.cpp's own is the whole context). */
+  maxTokens?: number
+}
+
+/**
+ * A GGUF model running on the CPU with llama.cpp compiled to WebAssembly (wllama), as a ChatModel.
+ * Tools are called through JSON that llama.cpp's grammar holds to the tools' schemas.
+ */
+export class WllamaChatModel implements ChatModel {
+  readonly provider = 'wllama'
+  // llama.cpp decodes under a grammar made from the JSON Schema.
+  readonly supportsNativeStructuredOutput = true
+  readonly model: string
+  readonly stallTimeoutMs: number
+  readonly maxTokens: number | undefined
+  #turn = 0
+  #disposed = false
+
+  constructor(
+    readonly engine: WllamaEngine,
+    options: WllamaChatModelOptions,
+  ) {
+    if (!options?.model) throw new TypeError('WllamaChatModel needs the name of the model the engine runs')
+    this.model = options.model
+    this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_MS
+    this.maxTokens = options.maxTokens
+  }
+
+  /** Loads wllama (on first use), then the GGUF model from a URL or Blob; see WllamaCreateOptions. */
+  static async create(options: WllamaCreateOptions): Promise<WllamaChatModel> {
+    const { engine, name } = await loadEngine(options)
+    return new WllamaChatModel(engine, {
+      model: name,
+      ...(options.stallTimeoutMs !== undefined ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    })
+  }
+
+  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    const aggregator = new ChatResponseAggregator()
+    for await (const chunk of this.stream(prompt, signal)) aggregator.add(chunk)
+    return aggregator.result()
+  }
+
+  async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
+    throwIfAborted(signal)
+    if (this.#disposed) throw wllamaFailure('disposed', this.model)
+    const { params, constrained } = await toWllamaRequest(prompt, this.model)
+    if (params.max_tokens === undefined && this.maxTokens !== undefined) params.max_tokens = this.maxTokens
+    const salt = `${this.model}:${this.#turn++}`
+    const request = new AbortController()
+    const onAbort = () => request.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const logMark = logOf(this.engine)?.mark()
+    const started = performance.now()
+    let finished = false
+    try {
+      const feed = new ChunkFeed<ChatCompletionChunk>()
+      this.engine
+        .createChatCompletion({
+          ...params,
+          stream: true,
+          abortSignal: request.signal,
+          onData: (chunk) => feed.push(chunk),
+        })
+        .then(
+          () => feed.end(),
+          (error: unknown) => feed.end({ error }),
+        )
+      const answer = constrained ? new AnswerStreamer() : undefined
+      let timings: ResultTimings | undefined
+      let usage: ChatCompletionUsage | null | undefined
+      let finishReason: string | undefined
+      let firstToken: number | undefined
+      for (;;) {
+        const step = await this.#guard(feed.next(), signal, request, logMark)
+        if (step.done) break
+        const chunk = step.value
+        timings = chunk.timings ?? timings
+        usage = chunk.usage ?? usage
+        const choice = chunk.choices[0]
+        if (!choice) continue
+        finishReason = choice.finish_reason ?? finishReason
+        const content = choice.delta.content ?? ''
+        if (!content) continue
+        firstToken ??= performance.now() - started
+        const text = answer ? answer.push(content) : content
+        if (text) yield textChunk(text)
+      }
+      finished = true
+      let toolCalls: ToolCall[] = []
+      if (answer) {
+        let reply
+        try {
+          reply = parseReply(answer.raw, salt)
+        } catch (error) {
+          throw wllamaFailure('invalid-output', this.model, (error as Error).message)
+        }
+        if (reply.kind === 'tool-calls') toolCalls = reply.toolCalls
+        else if (!answer.streaming && reply.text) yield textChunk(reply.text)
+      }
+      yield {
+        results: [
+          {
+            output: { role: 'assistant', text: '', toolCalls },
+            metadata: { finishReason: toolCalls.length > 0 ? 'tool_calls' : (finishReason ?? 'stop') },
+          },
+        ],
+        metadata: engineMetadata(this.model, timings, usage, firstToken),
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+      // A reader that stops early (or an abort) must not leave the engine decoding.
+      if (!finished) request.abort()
+    }
+  }
+
+  /** Shuts the engine's worker down and frees its memory; the model cannot be used after. */
+  async dispose(): Promise<void> {
+    this.#disposed = true
+    await this.engine.exit()
+  }
+
+  /**
+   * One step of the engine, settled by the caller's abort, or by a stall: an engine that produces
+   * nothing for stallTimeoutMs is shut down, so that nothing is left running.
+   */
+  #guard<T>(step: Promise<T>, signal: AbortSignal | undefined, request: AbortController, logMark?: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+      }
+      const onAbort = () => {
+        settle()
+        reject(abortError(signal))
+      }
+      const timer = setTimeout(() => {
+        settle()
+        request.abort()
+        this.#disposed = true
+        void this.engine.exit().catch(() => {})
+        reject(wllamaFailure('engine-unresponsive', this.model, `Nothing came for ${this.stallTimeoutMs} ms`))
+      }, this.stallTimeoutMs)
+      if (signal?.aborted) return onAbort()
+      signal?.addEventListener('abort', onAbort, { once: true })
+      step.then(
+        (value) => {
+          settle()
+          resolve(value)
+        },
+        (error: unknown) => {
+          settle()
+          if (signal?.aborted) return reject(abortError(signal))
+          const native = logMark === undefined ? undefined : logOf(this.engine)?.firstError(logMark)
+          reject(wllamaError(error, this.model, native))
+        },
+      )
+    })
+  }
+}

@@ -1,0 +1,76 @@
+import type { ChatCompletionParams } from '@wllama/wllama'
+import { partsOf, type ChatOptions, type JsonSchema, type Prompt, type UserMessage } from '../core'
+import {
+  constrainedTurns,
+  isTextFile,
+  offeredTools,
+  plainTurns,
+  replySchema,
+  textFileText,
+  withAttachments,
+  type AttachmentRules,
+} from '../models'
+
+/** llama.cpp here reads text: plain-text files become text, anything else is refused before decoding. */
+const TEXT_ONLY: AttachmentRules = {
+  imageTypes: [],
+  maxImageBytes: 0,
+  documentTypes: [],
+  maxDocumentBytes: 0,
+  documentUrls: false,
+  noImagesHint: 'WllamaChatModel reads text only: send text, or a plain-text file.',
+}
+
+export interface WllamaRequest {
+  params: ChatCompletionParams
+  /** Whether the reply is the constrained JSON envelope of the tool strategy. */
+  constrained: boolean
+}
+
+/**
+ * The chat completion for a prompt. The model file's own chat template renders the turns; tools
+ * and response schemas become a JSON Schema that llama.cpp turns into a grammar.
+ */
+export async function toWllamaRequest(prompt: Prompt, model: string): Promise<WllamaRequest> {
+  const messages = await withAttachments(prompt.messages, TEXT_ONLY, { provider: 'wllama', label: 'llama.cpp', model })
+  const { options } = prompt
+  const { tools, callRequired } = offeredTools(options)
+  const format = options.responseFormat
+  const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
+  const params: ChatCompletionParams = { messages: [], ...sampling(options) }
+  if (tools.length > 0) {
+    params.messages = constrainedTurns(messages, tools, userText)
+    params.response_format = jsonSchema(replySchema(tools, answerSchema, { callRequired }))
+    return { params, constrained: true }
+  }
+  params.messages = plainTurns(messages, userText)
+  if (answerSchema) params.response_format = jsonSchema(answerSchema)
+  else if (format?.type === 'json_object') params.response_format = { type: 'json_object' }
+  return { params, constrained: false }
+}
+
+function jsonSchema(schema: JsonSchema): ChatCompletionParams['response_format'] {
+  const { $schema: _draft, ...rest } = schema
+  return { type: 'json_schema', json_schema: { name: 'reply', schema: rest } }
+}
+
+function sampling(options: ChatOptions): Partial<ChatCompletionParams> {
+  const sampled: Partial<ChatCompletionParams> = {}
+  // llama.cpp reads `temperature` (wllama's types say `temp`, which it ignores).
+  if (options.temperature !== undefined) sampled.temperature = options.temperature
+  if (options.topP !== undefined) sampled.top_p = options.topP
+  if (options.maxTokens !== undefined) sampled.max_tokens = options.maxTokens
+  if (options.seed !== undefined) sampled.seed = options.seed
+  if (options.stopSequences?.length) (sampled as { stop?: string[] }).stop = options.stopSequences
+  return { ...sampled, ...(options.providerOptions?.['wllama'] as Partial<ChatCompletionParams> | undefined) }
+}
+
+function userText(message: UserMessage): string {
+  if (!message.parts) return message.text
+  const texts: string[] = []
+  for (const part of partsOf(message)) {
+    if (part.type === 'text' && part.text) texts.push(part.text)
+    else if (part.type === 'file' && isTextFile(part)) texts.push(textFileText(part))
+  }
+  return texts.join('\n\n')
+}
