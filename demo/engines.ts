@@ -77,9 +77,10 @@ export function wllamaModel(
     wasmUrl,
     onProgress,
     // The tiny model reads a byte per token: the demo's tool instructions alone are 2,000 of them.
-    // Its random replies would otherwise run on to the end of the context.
+    // Its random replies would otherwise run on to the end of the context; 1,500 leaves a random
+    // JSON string (closed by a quote about one token in a hundred) room to end.
     ...(source.kind === 'tiny'
-      ? { name: TINY_MODEL.name, contextLength: TINY_MODEL.contextLength, maxTokens: 400 }
+      ? { name: TINY_MODEL.name, contextLength: TINY_MODEL.contextLength, maxTokens: 1500 }
       : {}),
   })
 }
