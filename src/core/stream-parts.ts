@@ -25,5 +25,7 @@ export type StreamPart =
   | { type: 'tool-start'; round: number; id: string; name: string }
   | { type: 'tool-result'; round: number; id: string; name: string; result: string; isError: boolean }
   | { type: 'round-end'; round: number; finishReason?: string }
+  /** The answer was invalid: a new attempt starts, with these errors sent back (partial values start over). */
+  | { type: 'attempt-start'; round: number; attempt: number; errors: string[] }
   /** The last event: how the answer ended, with the usage summed over rounds. */
   | { type: 'finish'; finishReason?: string; usage?: Usage }

@@ -290,17 +290,16 @@ export class PartialJsonParser {
     this.#mode = array ? FIRST_VALUE : FIRST_KEY
   }
 
+  // Closing changes nothing a reader sees: the container is in its parent's slot since it opened.
   #close(): void {
     const frame = this.#frames.pop()!
     const parent = this.#frames[this.#frames.length - 1]
     if (!parent) {
       this.#root = frame.container
       this.#mode = DONE
-      this.#version++
       return
     }
-    this.#change(parent)
-    this.#put(parent, frame.slot, frame.container)
+    if (frame.dirty) this.#put(parent, frame.slot, frame.container)
     this.#mode = AFTER
     if (this.#frames.length === 1 && parent.array) this.#onElement?.(frame.container)
   }
