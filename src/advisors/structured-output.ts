@@ -18,7 +18,15 @@ import {
   wholeNumber,
   withUsage,
 } from '../core'
-import { extractJson, formatIssues, parseJson, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
+import {
+  extractJson,
+  formatIssues,
+  type OutputParseError,
+  parseEntity,
+  resolveSchema,
+  type ResolvedSchema,
+  type SchemaLike,
+} from '../schema'
 
 export interface StructuredOutputValidationAdvisorOptions {
   outputSchema: SchemaLike
@@ -124,20 +132,15 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
   async #validate(response: ChatResponse | null): Promise<Verdict> {
     const output = response?.results[0]?.output
     if (!response || !output) return invalid('Missing required json output for validation.')
-    const json = extractJson(output.text)
-    if (json === '') return invalid('Empty JSON output for validation.')
-    let value: unknown
+    if (extractJson(output.text) === '') return invalid('Empty JSON output for validation.')
     try {
-      value = parseJson(json)
+      await parseEntity(output.text, this.#schema)
+      return { valid: true }
     } catch (error) {
-      return invalid(`Invalid JSON: ${(error as Error).message}`)
-    }
-    const validation = await this.#schema.validate(value)
-    if (validation.ok) return { valid: true }
-    return {
-      valid: false,
-      error: formatIssues(validation.issues),
-      errors: validation.issues.map((issue) => formatIssues([issue])),
+      const { issues, message } = error as OutputParseError
+      // parseEntity's message holds the parser's in parentheses.
+      if (!issues.length) return invalid(`Invalid JSON: ${message.slice(message.indexOf('(') + 1, -1)}`)
+      return { valid: false, error: formatIssues(issues), errors: issues.map((issue) => formatIssues([issue])) }
     }
   }
 }

@@ -23,7 +23,7 @@ import { withToolAdvisor } from './client-advisors'
 import { callChain, chainMemo, type ChainMemo } from './call-chain'
 import { type Infer, parseEntity, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 import { PartStream } from './part-stream'
-import { EntityStream, type PartialEntityStream } from './partial-entity'
+import { entityStream, type PartialEntityStream } from './partial-entity'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
 interface CallSpec {
@@ -266,7 +266,7 @@ export class StreamResponseSpec {
   partialEntity<const S extends SchemaLike>(schema: S, options: EntityOptions = {}): PartialEntityStream<Infer<S>> {
     const resolved = resolveSchema<Infer<S>>(schema, 'output')
     const stream = new StreamResponseSpec(entitySpec(this.#spec, resolved, schema, options))
-    return new EntityStream((extra) => stream.#read((chunk) => chunk, extra), resolved, options.partialStrings)
+    return entityStream((extra) => stream.#read((chunk) => chunk, extra), resolved, options.partialStrings)
   }
 
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {

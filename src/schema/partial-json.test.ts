@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { extractJson } from './extract-json'
 import { MAX_JSON_DEPTH } from './parse-json'
-import { PartialJsonParser } from './partial-json'
+import { partialJsonParser } from './partial-json'
 
 const TRIP = JSON.stringify(
   {
@@ -45,7 +45,7 @@ const BAD = [
 ]
 
 function parse(text: string, chunk: number, options: { partialStrings?: boolean } = {}) {
-  const parser = new PartialJsonParser(options)
+  const parser = partialJsonParser(options)
   const partials: unknown[] = []
   for (let i = 0; i < text.length; i += chunk) {
     parser.push(text.slice(i, i + chunk))
@@ -73,7 +73,7 @@ describe('PartialJsonParser', () => {
   })
 
   it('shows complete values only: no half-written strings or numbers', () => {
-    const parser = new PartialJsonParser()
+    const parser = partialJsonParser()
     parser.push('{"city": "Lis')
     expect(parser.value).toEqual({})
     parser.push('bon", "days": 1')
@@ -83,7 +83,7 @@ describe('PartialJsonParser', () => {
   })
 
   it('shows strings as they are written when asked', () => {
-    const parser = new PartialJsonParser({ partialStrings: true })
+    const parser = partialJsonParser({ partialStrings: true })
     parser.push('{"city": "Lis')
     expect(parser.value).toEqual({ city: 'Lis' })
     parser.push('bon", "tags": ["a", "b')
@@ -93,7 +93,7 @@ describe('PartialJsonParser', () => {
   })
 
   it('copies only the changed path: unchanged containers are the same objects as before', () => {
-    const parser = new PartialJsonParser()
+    const parser = partialJsonParser()
     parser.push('{"done": {"a": [1, 2]}, "open": [{"x": 1}, ')
     const before = parser.value as { done: unknown; open: unknown[] }
     parser.push('{"y": 2}')
@@ -107,7 +107,7 @@ describe('PartialJsonParser', () => {
   })
 
   it('counts a visible change in version, and nothing else', () => {
-    const parser = new PartialJsonParser()
+    const parser = partialJsonParser()
     parser.push('{"a": "xy')
     const version = parser.version
     parser.push('z')
@@ -118,7 +118,7 @@ describe('PartialJsonParser', () => {
 
   it('reports each item of a root array once, when it is complete', () => {
     const elements: unknown[] = []
-    const parser = new PartialJsonParser({ onElement: (element) => elements.push(element) })
+    const parser = partialJsonParser({ onElement: (element) => elements.push(element) })
     parser.push('[{"a": [1]}, 2, "thr')
     expect(elements).toEqual([{ a: [1] }, 2])
     parser.push('ee", null]')
@@ -126,14 +126,14 @@ describe('PartialJsonParser', () => {
   })
 
   it('refuses nesting past the limit without overflowing the stack', () => {
-    const parser = new PartialJsonParser()
+    const parser = partialJsonParser()
     expect(() => parser.push('['.repeat(MAX_JSON_DEPTH + 1))).toThrow(/nested more than 256/)
     const deepest = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH)
     expect(parse(deepest, 7).value).toEqual(JSON.parse(deepest))
   })
 
   it('stays broken after an error', () => {
-    const parser = new PartialJsonParser()
+    const parser = partialJsonParser()
     expect(() => parser.push('{"a": x')).toThrow(SyntaxError)
     expect(() => parser.push('}')).toThrow(SyntaxError)
     expect(() => parser.end()).toThrow(SyntaxError)
@@ -148,7 +148,7 @@ describe('PartialJsonParser', () => {
       '\n["' +
       'x'.repeat(1_000_000) +
       '"]```'
-    const parser = new PartialJsonParser()
+    const parser = partialJsonParser()
     for (let i = 0; i < text.length; i += 4) parser.push(text.slice(i, i + 4))
     expect((parser.end() as string[])[0]).toHaveLength(1_000_000)
   })
