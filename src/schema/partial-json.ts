@@ -52,13 +52,15 @@ const AFTER = 11 // after a value in a container: `,` or the closing bracket
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
 const LITERALS = ['true', 'false', 'null']
-const NUMBER_CHAR = /[\d.eE+-]/
 const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 const SPACE = /\s/
-const JSON_SPACE = /[ \t\n\r]/
 const FENCE = '```'
 const THINK = '<think>'
 const THINK_END = '</think>'
+
+// A character a JSON number may hold: digits, `.`, `e`, `E`, `+`, `-` (the grammar is checked at its end).
+const isNumberCode = (code: number) =>
+  (code >= 48 && code <= 57) || code === 46 || code === 101 || code === 69 || code === 43 || code === 45
 
 export function partialJsonParser({ partialStrings, onElement }: PartialJsonOptions = {}): PartialJsonParser {
   const frames: Frame[] = []
@@ -280,10 +282,9 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
       offset += length
       let run = 0
       for (let i = 0; i < length; i++) {
-        const char = text[i]!
+        let code = text.charCodeAt(i)
         if (mode === STRING) {
           // The hot path: a string's plain characters, up to a quote, a backslash or the chunk's end.
-          let code = text.charCodeAt(i)
           while (code !== 34 && code !== 92 && code >= 32 && ++i < length) code = text.charCodeAt(i)
           if (i === length) break
           if (code < 32) fail(text[i]!, start + i)
@@ -295,31 +296,38 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
             frames[frames.length - 1]!.key = string
             mode = COLON
           }
-        } else if (mode === ESCAPE) {
-          mode = char === 'u' ? UNICODE : STRING
-          token = ''
-          if (mode === STRING) string += ESCAPES[char] ?? fail(char, start + i)
-          run = i + 1
-        } else if (mode === UNICODE) {
-          if (!/[\da-fA-F]/.test(char)) fail(char, start + i)
-          token += char
-          if (token.length === 4) {
-            string += String.fromCharCode(parseInt(token, 16))
-            mode = STRING
-          }
-          run = i + 1
         } else if (mode === NUMBER) {
-          if (NUMBER_CHAR.test(char)) token += char
-          else {
+          const from = i
+          while (isNumberCode(code) && ++i < length) code = text.charCodeAt(i)
+          token += text.slice(from, i)
+          if (i < length) {
             endNumber(start + i)
             i--
           }
-        } else if (mode === LITERAL) {
-          token += char
-          const literal = LITERALS.find((name) => name.startsWith(token)) ?? fail(token, start + i)
-          if (token === literal) complete(JSON.parse(literal))
-        } else if (mode === DONE) trail(char, start + i)
-        else if (!JSON_SPACE.test(char) && structure(char, start + i)) run = i + 1
+        } else if (code === 32 || code === 10 || code === 13 || code === 9) {
+          if (mode === DONE && closing > 0 && closing < 3) fail(text[i]!, start + i, 'after the JSON value')
+        } else {
+          const char = text[i]!
+          if (mode === ESCAPE) {
+            mode = char === 'u' ? UNICODE : STRING
+            token = ''
+            if (mode === STRING) string += ESCAPES[char] ?? fail(char, start + i)
+            run = i + 1
+          } else if (mode === UNICODE) {
+            if (!/[\da-fA-F]/.test(char)) fail(char, start + i)
+            token += char
+            if (token.length === 4) {
+              string += String.fromCharCode(parseInt(token, 16))
+              mode = STRING
+            }
+            run = i + 1
+          } else if (mode === LITERAL) {
+            token += char
+            const literal = LITERALS.find((name) => name.startsWith(token)) ?? fail(token, start + i)
+            if (token === literal) complete(JSON.parse(literal))
+          } else if (mode === DONE) trail(char, start + i)
+          else if (structure(char, start + i)) run = i + 1
+        }
       }
       if (mode === STRING) stringRun(text.slice(run))
     },

@@ -1,0 +1,97 @@
+// 1 MB of JSON in 4-character chunks through client.prompt().stream().partialEntity(schema) (every
+// partial value read, then the validated entity) against the same chunks as text through
+// .stream().content(), in the same run. The goal: partialEntity costs at most 1.5x content().
+import { ChatClient, type ChatModel, type ChatResponse } from '../src'
+import { median, report, round } from './measure'
+
+const CHUNK = 4
+const day = (n: number) => ({
+  day: n,
+  title: `Day ${n}: the old town, the river and a "slow" lunch`,
+  activities: ['Walk the castle walls', 'Tram 28 to the top', 'Fado at night \u00e9'],
+  budget: 42.5 + n,
+  booked: n % 2 === 0,
+  note: null,
+})
+const days = []
+let size = 0
+for (let n = 1; size < 1024 * 1024; n++) {
+  days.push(day(n))
+  size += JSON.stringify(day(n)).length + 1
+}
+const answer = JSON.stringify({ destination: 'Lisbon', days })
+
+const tripSchema = {
+  type: 'object',
+  properties: {
+    destination: { type: 'string' },
+    days: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          day: { type: 'integer' },
+          title: { type: 'string' },
+          activities: { type: 'array', items: { type: 'string' } },
+          budget: { type: 'number' },
+          booked: { type: 'boolean' },
+          note: { type: 'null' },
+        },
+        required: ['day', 'title', 'activities'],
+      },
+    },
+  },
+  required: ['destination', 'days'],
+} as const
+
+function chunk(text: string): ChatResponse {
+  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
+}
+const prebuilt: ChatResponse[] = []
+for (let i = 0; i < answer.length; i += CHUNK) prebuilt.push(chunk(answer.slice(i, i + CHUNK)))
+
+const streamingModel: ChatModel = {
+  provider: 'bench',
+  call: () => Promise.reject(new Error('not used')),
+  stream: async function* () {
+    yield* prebuilt
+  },
+}
+const client = ChatClient.create(streamingModel)
+
+async function asText(): Promise<number> {
+  const start = performance.now()
+  let length = 0
+  for await (const delta of client.prompt('go').stream().content()) length += delta.length
+  if (length !== answer.length) throw new Error(`read ${length} characters`)
+  return performance.now() - start
+}
+
+async function asPartialEntity(): Promise<{ ms: number; partials: number }> {
+  const start = performance.now()
+  const stream = client.prompt('go').stream().partialEntity(tripSchema)
+  let partials = 0
+  for await (const partial of stream) if (partial) partials++
+  const entity = await stream.entity
+  if (entity.days.length !== days.length) throw new Error(`read ${entity.days.length} days`)
+  return { ms: performance.now() - start, partials }
+}
+
+const textMs: number[] = []
+const entityMs: number[] = []
+let partials = 0
+for (let run = 0; run < 7; run++) {
+  textMs.push(await asText())
+  const result = await asPartialEntity()
+  entityMs.push(result.ms)
+  partials = result.partials
+}
+report('partial-entity', {
+  what: '1 MB of JSON in 4-character chunks: partialEntity (every partial read, then the validated entity) vs content()',
+  bytes: answer.length,
+  chunks: prebuilt.length,
+  partials,
+  contentMs: round(median(textMs), 1),
+  partialEntityMs: round(median(entityMs), 1),
+  ratioToContent: round(median(entityMs) / median(textMs), 2),
+})
