@@ -20,7 +20,7 @@ import {
 } from '../core'
 import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
 import { withToolAdvisor } from './client-advisors'
-import { callChain, chainMemo, type ChainMemo } from './call-chain'
+import { callChain, chainMemo, outputShaper, type ChainMemo } from './call-chain'
 import { type Infer, parseEntity, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 import { PartStream } from './part-stream'
 import { entityStream, type PartialEntityStream } from './partial-entity'
@@ -272,7 +272,7 @@ export class StreamResponseSpec {
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
     const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
     const open = (signal: AbortSignal) => {
-      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
+      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model, outputShaper(spec.model))])
       return chain.nextStream({ ...toRequest(spec), signal })
     }
     return guardedStream(open, spec.signal, pick)

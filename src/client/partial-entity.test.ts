@@ -183,3 +183,12 @@ describe('partialEntity', () => {
     expect(entity.days).toHaveLength(2)
   })
 })
+
+describe('partialEntity asks for the structure', () => {
+  it('sends the format instructions to a model without native structured output', async () => {
+    const { model, client: chat } = client([ANSWER])
+    await chat.prompt('Plan Lisbon').stream().partialEntity(tripJson).entity
+    const user = model.prompts[0]!.messages.findLast((message) => message.role === 'user')
+    expect(user).toMatchObject({ text: expect.stringContaining('"destination"') as unknown })
+  })
+})
