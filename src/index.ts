@@ -144,6 +144,7 @@ export {
 } from './advisors'
 export { OutputParseError } from './schema'
 export { extractJson } from './schema'
+export { partialJsonParser, type PartialJsonOptions, type PartialJsonParser } from './schema'
 export { formatInstructions } from './schema'
 export type { EntityOptions, PartialEntityStream } from './client'
 export { LoopBudgetAdvisor, LoopBudgetAdvisorBuilder, type BudgetReason, type LoopBudgetOptions } from './advisors'
