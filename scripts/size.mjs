@@ -21,7 +21,11 @@ const COMBINATIONS = [
     // 30 KB when the first message was made fast (issue 26, 29.9 KB then); the checks every answer
     // now gets before a tool runs (unfinished calls, errors inside a 200, cut streams, attachments,
     // secrets in every channel) took it to 30.9 KB. Grow it only for what every first call needs.
-    budgetKB: 31,
+    // 33.2 KB with streaming structured output (issue 33): `partialEntity` is a method of the stream
+    // spec, so its incremental JSON parser and reader (about 2.2 KB) load with ChatClient; after
+    // trimming them (closures, shared entity setup, the validation advisor reusing parseEntity) they
+    // did not fit, and no other code of the first call could go without losing a feature.
+    budgetKB: 33.2,
     firstCall: true,
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },
