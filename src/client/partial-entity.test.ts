@@ -192,3 +192,43 @@ describe('partialEntity asks for the structure', () => {
     expect(user).toMatchObject({ text: expect.stringContaining('"destination"') as unknown })
   })
 })
+
+describe('partialEntity readers', () => {
+  it('reads an answer after a reasoning block, in a fence, chunked at every byte', async () => {
+    const text = '<think>The user wants {"destination": "Porto"}… no, Lisbon.</think>\n' + ANSWER
+    const { client: chat } = client([{ text, chunks: everyByte(text) }])
+    const stream = chat.prompt('q').stream().partialEntity(tripJson)
+    expectGrowing(await collect(stream), TRIP)
+    await expect(stream.entity).resolves.toEqual(TRIP)
+  })
+
+  it('stops the request when the reader leaves early and entity was not asked for', async () => {
+    const controller = new AbortController()
+    const { model, client: chat } = client([{ text: ANSWER, chunks: everyByte(ANSWER), delayMs: 1 }])
+    const stream = chat.prompt('q').signal(controller.signal).stream().partialEntity(tripJson)
+    for await (const partial of stream) if (partial.destination) break
+    expect(model.prompts).toHaveLength(1)
+    await expect(stream.entity).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('keeps reading for entity when the reader leaves early after entity was asked for', async () => {
+    const { client: chat } = client([{ text: ANSWER, chunks: everyByte(ANSWER) }])
+    const stream = chat.prompt('q').stream().partialEntity(tripJson)
+    const entity = stream.entity
+    for await (const partial of stream) if (partial.destination) break
+    await expect(entity).resolves.toEqual(TRIP)
+  })
+
+  it('gives entity alone, without reading partials', async () => {
+    const { client: chat } = client([{ text: ANSWER, chunks: everyByte(ANSWER) }])
+    await expect(chat.prompt('q').stream().partialEntity(tripJson).entity).resolves.toEqual(TRIP)
+  })
+
+  it('starts the items over when a validation retry begins', async () => {
+    const schema = z.array(z.object({ day: z.number() })).min(2)
+    const { client: chat } = client(['[{"day": 1}]', '[{"day": 1}, {"day": 2}]'])
+    const stream = chat.prompt('q').stream().partialEntity(schema, { validate: true })
+    expect(await collect(stream.elements())).toEqual([{ day: 1 }, { day: 1 }, { day: 2 }])
+    await expect(stream.entity).resolves.toEqual([{ day: 1 }, { day: 2 }])
+  })
+})
