@@ -76,20 +76,23 @@ export function entityStream<T>(
     }
   }
 
-  const read = async (): Promise<boolean> => {
+  // A reaction on the source's promise, not an async function: one promise per chunk, as content() has.
+  const read = (): Promise<boolean> => {
     source ??= open([callStarts])[Symbol.asyncIterator]()
-    try {
-      const step = await source.next()
-      if (step.done) ended = true
-      else take(step.value)
-      return !step.done
-    } catch (error) {
-      ended = true
-      failure = { error }
-      throw error
-    } finally {
-      pulling = undefined
-    }
+    return source.next().then(
+      (step) => {
+        pulling = undefined
+        if (step.done) ended = true
+        else take(step.value)
+        return !step.done
+      },
+      (error: unknown) => {
+        pulling = undefined
+        ended = true
+        failure = { error }
+        throw error
+      },
+    )
   }
 
   /** Reads one chunk (one read at a time, shared by every reader); false at the end. */
@@ -111,10 +114,11 @@ export function entityStream<T>(
   }
 
   // A reader: `next` gives what `step` finds, pulling chunks until it finds one; at the end, the entity's error if any.
-  const reader = <V>(step: () => Promise<{ value: V } | undefined>): AsyncIterator<V> => ({
+  const reader = <V>(step: () => { value: V } | undefined | Promise<{ value: V } | undefined>): AsyncIterator<V> => ({
     next: async () => {
       for (;;) {
-        const found = await step()
+        let found = step()
+        if (found instanceof Promise) found = await found
         if (found) return { done: false, value: found.value }
         if (ended) {
           await stream.entity
@@ -134,7 +138,7 @@ export function entityStream<T>(
     [Symbol.asyncIterator]() {
       let seenCall = 0
       let version = -1
-      return reader(async () => {
+      return reader(() => {
         if (newCall || broken || (seenCall === call && version === parser.version)) return undefined
         const value = parser.value as DeepPartial<T> | undefined
         seenCall = call
