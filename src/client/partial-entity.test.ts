@@ -79,6 +79,13 @@ describe('partialEntity', () => {
       await expect(stream.entity).resolves.toEqual(TRIP)
     })
 
+    it('reads a whole answer in one chunk', async () => {
+      const { client: chat } = client([{ text: JSON.stringify(TRIP), chunks: [JSON.stringify(TRIP)] }])
+      const stream = chat.prompt('Plan Lisbon').stream().partialEntity(schema)
+      expect(await collect(stream)).toEqual([TRIP])
+      await expect(stream.entity).resolves.toEqual(TRIP)
+    })
+
     it('reads the last model call after tool rounds with prose', async () => {
       const { client: chat } = client([
         { text: 'Let me look that up {', toolCalls: [{ name: 'lookup' }] },
