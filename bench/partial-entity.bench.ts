@@ -13,13 +13,19 @@ const day = (n: number) => ({
   booked: n % 2 === 0,
   note: null,
 })
-const days = []
+const days: Array<ReturnType<typeof day>> = []
 let size = 0
 for (let n = 1; size < 1024 * 1024; n++) {
   days.push(day(n))
   size += JSON.stringify(day(n)).length + 1
 }
 const answer = JSON.stringify({ destination: 'Lisbon', days })
+// The same days in weeks: the widest array is 7 times narrower, and so is each partial's copy.
+const weeks = Array.from({ length: Math.ceil(days.length / 7) }, (_, week) => ({
+  week: week + 1,
+  days: days.slice(week * 7, week * 7 + 7),
+}))
+const weeksAnswer = JSON.stringify({ destination: 'Lisbon', weeks })
 
 const tripSchema = {
   type: 'object',
@@ -44,20 +50,45 @@ const tripSchema = {
   required: ['destination', 'days'],
 } as const
 
+const weeksSchema = {
+  type: 'object',
+  properties: {
+    destination: { type: 'string' },
+    weeks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { week: { type: 'integer' }, days: tripSchema.properties.days },
+        required: ['week', 'days'],
+      },
+    },
+  },
+  required: ['destination', 'weeks'],
+} as const
+
 function chunk(text: string): ChatResponse {
   return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
 }
-const prebuilt: ChatResponse[] = []
-for (let i = 0; i < answer.length; i += CHUNK) prebuilt.push(chunk(answer.slice(i, i + CHUNK)))
-
-const streamingModel: ChatModel = {
-  provider: 'bench',
-  call: () => Promise.reject(new Error('not used')),
-  stream: async function* () {
-    yield* prebuilt
-  },
+function chunked(text: string): ChatResponse[] {
+  const chunks: ChatResponse[] = []
+  for (let i = 0; i < text.length; i += CHUNK) chunks.push(chunk(text.slice(i, i + CHUNK)))
+  return chunks
 }
-const client = ChatClient.create(streamingModel)
+const prebuilt = chunked(answer)
+const weeksPrebuilt = chunked(weeksAnswer)
+
+function streamingClient(chunks: ChatResponse[]): ChatClient {
+  const model: ChatModel = {
+    provider: 'bench',
+    call: () => Promise.reject(new Error('not used')),
+    stream: async function* () {
+      yield* chunks
+    },
+  }
+  return ChatClient.create(model)
+}
+const client = streamingClient(prebuilt)
+const weeksClient = streamingClient(weeksPrebuilt)
 
 async function asText(): Promise<number> {
   const start = performance.now()
@@ -77,14 +108,34 @@ async function asPartialEntity(): Promise<{ ms: number; partials: number }> {
   return { ms: performance.now() - start, partials }
 }
 
+async function weeksAsPartialEntity(): Promise<number> {
+  const start = performance.now()
+  const stream = weeksClient.prompt('go').stream().partialEntity(weeksSchema)
+  for await (const partial of stream) if (!partial) throw new Error('no partial')
+  if ((await stream.entity).weeks.length !== weeks.length) throw new Error('weeks lost')
+  return performance.now() - start
+}
+
+async function weeksAsText(): Promise<number> {
+  const start = performance.now()
+  let length = 0
+  for await (const delta of weeksClient.prompt('go').stream().content()) length += delta.length
+  if (length !== weeksAnswer.length) throw new Error(`read ${length} characters`)
+  return performance.now() - start
+}
+
 const textMs: number[] = []
 const entityMs: number[] = []
+const weeksTextMs: number[] = []
+const weeksEntityMs: number[] = []
 let partials = 0
 for (let run = 0; run < 7; run++) {
   textMs.push(await asText())
   const result = await asPartialEntity()
   entityMs.push(result.ms)
   partials = result.partials
+  weeksTextMs.push(await weeksAsText())
+  weeksEntityMs.push(await weeksAsPartialEntity())
 }
 report('partial-entity', {
   what: '1 MB of JSON in 4-character chunks: partialEntity (every partial read, then the validated entity) vs content()',
@@ -94,4 +145,6 @@ report('partial-entity', {
   contentMs: round(median(textMs), 1),
   partialEntityMs: round(median(entityMs), 1),
   ratioToContent: round(median(entityMs) / median(textMs), 2),
+  // The same 1 MB with the days in weeks of 7: each partial copies a 7 times narrower array.
+  weeksRatioToContent: round(median(weeksEntityMs) / median(weeksTextMs), 2),
 })
