@@ -128,6 +128,25 @@ describe('partialEntity', () => {
     expect(elements).toEqual([days[0], days[2]])
   })
 
+  it('keeps the copies of a wide array linear in the text: fewer values, each one whole and unchanged later', async () => {
+    const days = Array.from({ length: 3000 }, (_, i) => ({ day: i + 1, title: `Day ${i + 1}` }))
+    const text = JSON.stringify({ destination: 'Lisbon', days })
+    const { client: chat } = client([{ text, chunks: text.match(/[^]{1,4}/g)! }])
+    const stream = chat.prompt('q').stream().partialEntity(tripJson)
+    const partials: unknown[] = []
+    const texts: string[] = []
+    for await (const partial of stream) {
+      partials.push(partial)
+      texts.push(JSON.stringify(partial))
+    }
+    expectGrowing(partials, { destination: 'Lisbon', days })
+    // Every value is a snapshot: what came later changed none of them.
+    expect(partials.map((partial) => JSON.stringify(partial))).toEqual(texts)
+    // A value for every change would copy the days array about 9 000 times (13 million items).
+    expect(partials.length).toBeLessThan(text.length / 4 / 4)
+    expect(partials).toContainEqual({ destination: 'Lisbon', days: [] })
+  })
+
   it('shows strings as they are written with partialStrings', async () => {
     const { client: chat } = client([{ text: ANSWER, chunks: everyByte(ANSWER) }])
     const partials = await collect(chat.prompt('q').stream().partialEntity(tripJson, { partialStrings: true }))

@@ -14,6 +14,8 @@ import {
   type ResolvedSchema,
 } from '../schema'
 
+const COPIES_PER_CHAR = 8
+
 /** The structured answer of a stream, while it is written: see `StreamResponseSpec.partialEntity`. */
 export interface PartialEntityStream<T> extends AsyncIterable<DeepPartial<T>> {
   /** The validated final value; rejects with OutputParseError, the stream's error, or an AbortError. */
@@ -138,8 +140,13 @@ export function entityStream<T>(
     [Symbol.asyncIterator]() {
       let seenCall = 0
       let version = -1
+      let shown = 0
       return reader(() => {
         if (newCall || broken || (seenCall === call && version === parser.version)) return undefined
+        // A value shares what did not change with the last one, but a changed array is copied: while
+        // the copies outgrow the text read (a wide array), a new value waits for more text or time.
+        if (!ended && parser.copied > COPIES_PER_CHAR * text.length && Date.now() - shown < 16) return undefined
+        shown = Date.now()
         const value = parser.value as DeepPartial<T> | undefined
         seenCall = call
         version = parser.version

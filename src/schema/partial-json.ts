@@ -16,6 +16,8 @@ export interface PartialJsonParser {
   readonly value: unknown
   /** Grows with every change `value` shows. */
   readonly version: number
+  /** Array items copied so far to keep earlier values unchanged: what reading `value` often costs. */
+  readonly copied: number
 }
 
 export interface PartialJsonOptions {
@@ -67,6 +69,7 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
   let mode = VALUE
   let offset = 0
   let version = 0
+  let copied = 0
   let seen = -1
   let snapshot: unknown
   let root: unknown
@@ -91,7 +94,8 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
   // Copy on write: a container the last `value` holds is copied before its first change after it.
   const change = (frame: Frame) => {
     if (frame.shared) {
-      frame.container = Array.isArray(frame.container) ? frame.container.slice() : { ...frame.container }
+      const container = frame.container as unknown[]
+      frame.container = frame.array ? ((copied += container.length), container.slice()) : { ...container }
       frame.shared = false
     }
     frame.dirty = true
@@ -256,6 +260,10 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
   return {
     get version() {
       return version
+    },
+
+    get copied() {
+      return copied
     },
 
     get value() {
