@@ -14,7 +14,7 @@ import {
   type ResolvedSchema,
 } from '../schema'
 
-const COPIES_PER_CHAR = 8
+const COPIES_PER_CHAR = 2
 
 /** The structured answer of a stream, while it is written: see `StreamResponseSpec.partialEntity`. */
 export interface PartialEntityStream<T> extends AsyncIterable<DeepPartial<T>> {
@@ -37,7 +37,7 @@ export function entityStream<T>(
 ): PartialEntityStream<T> {
   type Item = T extends readonly (infer E)[] ? E : never
   let source: AsyncIterator<ChatClientResponse> | undefined
-  let pulling: Promise<boolean> | undefined
+  let waiting: Array<() => void> = []
   let parser: PartialJsonParser
   // The current model call: its text, its number (from 1), whether its JSON broke, its complete array items.
   let text = ''
@@ -78,33 +78,42 @@ export function entityStream<T>(
     }
   }
 
-  // A reaction on the source's promise, not an async function: one promise per chunk, as content() has.
-  const read = (): Promise<boolean> => {
+  // One reaction per chunk (as content() has): it takes the chunk and wakes every reader waiting for one.
+  const read = () => {
     source ??= open([callStarts])[Symbol.asyncIterator]()
-    return source.next().then(
+    source.next().then(
       (step) => {
-        pulling = undefined
         if (step.done) ended = true
         else take(step.value)
-        return !step.done
+        wake()
       },
       (error: unknown) => {
-        pulling = undefined
         ended = true
         failure = { error }
-        throw error
+        wake()
       },
     )
   }
-
-  /** Reads one chunk (one read at a time, shared by every reader); false at the end. */
-  const pull = () => (ended ? Promise.resolve(false) : (pulling ??= read()))
-
-  const settle = async (): Promise<T> => {
-    while (await pull());
-    if (failure) throw failure.error
-    return parseEntity(text, schema)
+  const wake = () => {
+    const woken = waiting
+    waiting = []
+    for (const then of woken) then()
   }
+
+  /** Reads one chunk (one read at a time, shared by every reader), then calls `then`; at once at the end. */
+  const pull = (then: () => void) => {
+    if (ended) return then()
+    if (waiting.push(then) === 1) read()
+  }
+
+  const settle = () =>
+    new Promise<void>((resolve) => {
+      const loop = () => (ended ? resolve() : pull(loop))
+      loop()
+    }).then(() => {
+      if (failure) throw failure.error
+      return parseEntity(text, schema)
+    })
 
   const stop = async (): Promise<IteratorResult<never>> => {
     if (!entity && !ended) {
@@ -117,18 +126,24 @@ export function entityStream<T>(
 
   // A reader: `next` gives what `step` finds, pulling chunks until it finds one; at the end, the entity's error if any.
   const reader = <V>(step: () => { value: V } | undefined | Promise<{ value: V } | undefined>): AsyncIterator<V> => ({
-    next: async () => {
-      for (;;) {
-        let found = step()
-        if (found instanceof Promise) found = await found
-        if (found) return { done: false, value: found.value }
-        if (ended) {
-          await stream.entity
-          return { done: true, value: undefined }
+    next: () =>
+      new Promise((resolve, reject) => {
+        const after = (found: { value: V } | undefined) => {
+          if (found) resolve({ done: false, value: found.value })
+          else if (ended) stream.entity.then(() => resolve({ done: true, value: undefined }), reject)
+          else pull(loop)
         }
-        await pull()
-      }
-    },
+        const loop = () => {
+          try {
+            const found = step()
+            if (found instanceof Promise) found.then(after, reject)
+            else after(found)
+          } catch (error) {
+            reject(error)
+          }
+        }
+        loop()
+      }),
     return: stop,
   })
 
@@ -145,8 +160,9 @@ export function entityStream<T>(
         if (newCall || broken || (seenCall === call && version === parser.version)) return undefined
         // A value shares what did not change with the last one, but a changed array is copied: while
         // the copies outgrow the text read (a wide array), a new value waits for more text or time.
-        if (!ended && parser.copied > COPIES_PER_CHAR * text.length && Date.now() - shown < 16) return undefined
-        shown = Date.now()
+        const now = Date.now()
+        if (!ended && parser.copied > COPIES_PER_CHAR * text.length && now - shown < 16) return undefined
+        shown = now
         const value = parser.value as DeepPartial<T> | undefined
         seenCall = call
         version = parser.version
