@@ -40,6 +40,11 @@ const BAD = [
   '{"a": 1}\n```',
   '<think>never closed {"a": 1}',
   '{"a": "\\x"}',
+  // Space inside a token: an escape, a \u escape's digits, a literal.
+  '{"a": "\\ n"}',
+  '{"a": "\\u 0041"}',
+  '[tr ue]',
+  '{"a": "\\u00g1"}',
   '[-]',
   '',
 ]

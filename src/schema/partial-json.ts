@@ -41,7 +41,6 @@ interface Frame {
 // What the parser expects next (the modes below VALUE read one value's characters).
 const STRING = 0
 const ESCAPE = 1
-const UNICODE = 2
 const NUMBER = 3
 const LITERAL = 4
 const DONE = 5 // the root value is complete: only space (and a closing fence) may follow
@@ -52,9 +51,7 @@ const KEY = 9 // after `,` in an object
 const COLON = 10
 const AFTER = 11 // after a value in a container: `,` or the closing bracket
 
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
 const LITERALS = ['true', 'false', 'null']
-const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 const SPACE = /\s/
 const FENCE = '```'
 const THINK = '<think>'
@@ -92,18 +89,12 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
   }
 
   // Copy on write: a container the last `value` holds is copied before its first change after it.
-  const change = (frame: Frame) => {
+  const put = (frame: Frame, slot: string | number, item: unknown) => {
     if (frame.shared) {
       const container = frame.container as unknown[]
       frame.container = frame.array ? ((copied += container.length), container.slice()) : { ...container }
       frame.shared = false
     }
-    frame.dirty = true
-    version++
-  }
-
-  const put = (frame: Frame, slot: string | number, item: unknown) => {
-    if (frame.shared) change(frame)
     frame.dirty = true
     // `__proto__` is an own key in JSON, as JSON.parse makes it, never the prototype.
     if (slot === '__proto__')
@@ -116,6 +107,9 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
     else (frame.container as Record<string, unknown>)[slot] = item
   }
 
+  // Where the value being read goes: its key, or the array's end (its last slot when a partial string stands there).
+  const slotOf = (frame: Frame) => (frame.array ? (frame.container as unknown[]).length - (placed ? 1 : 0) : frame.key)
+
   const complete = (item: unknown) => {
     const frame = frames[frames.length - 1]
     mode = frame ? AFTER : DONE
@@ -124,9 +118,8 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
       version++
       return
     }
-    change(frame)
-    const length = (frame.container as unknown[]).length
-    put(frame, frame.array ? (placed ? length - 1 : length) : frame.key, item)
+    version++
+    put(frame, slotOf(frame), item)
     placed = false
     if (frames.length === 1 && frame.array) onElement?.(item)
   }
@@ -138,10 +131,7 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
     const parent = frames[frames.length - 1]
     const container = array ? [] : {}
     const slot = parent ? (parent.array ? (parent.container as unknown[]).length : parent.key) : ''
-    if (parent) {
-      change(parent)
-      put(parent, slot, container)
-    }
+    if (parent) put(parent, slot, container)
     frames.push({ container, array, slot, key: '', shared: false, dirty: true })
     version++
     mode = array ? FIRST_VALUE : FIRST_KEY
@@ -192,16 +182,21 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
     string += rest
     const frame = frames[frames.length - 1]
     if (!partialStrings || isKey || !frame || (rest === '' && placed)) return
-    change(frame)
-    const length = (frame.container as unknown[]).length
-    put(frame, frame.array ? (placed ? length - 1 : length) : frame.key, string)
+    version++
+    put(frame, slotOf(frame), string)
     placed = true
   }
 
-  const endNumber = (at: number) => {
-    if (!NUMBER_TEXT.test(token)) fail(token, at)
-    complete(Number(token))
+  // A number's text, an escape (`\\n`, `\\u00e9`) in quotes: JSON.parse checks and reads it.
+  const decode = (text: string, at: number): unknown => {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return fail(text, at)
+    }
   }
+
+  const endNumber = (at: number) => complete(decode(token, at))
 
   // What may follow the root value: space, and the closing fence when the answer opened one.
   const trail = (char: string, at: number) => {
@@ -298,8 +293,10 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
           if (code < 32) fail(text[i]!, start + i)
           string += text.slice(run, i)
           run = i + 1
-          if (code === 92) mode = ESCAPE
-          else if (!isKey) complete(string)
+          if (code === 92) {
+            mode = ESCAPE
+            token = '\\'
+          } else if (!isKey) complete(string)
           else {
             frames[frames.length - 1]!.key = string
             mode = COLON
@@ -312,20 +309,15 @@ export function partialJsonParser({ partialStrings, onElement }: PartialJsonOpti
             endNumber(start + i)
             i--
           }
-        } else if (code === 32 || code === 10 || code === 13 || code === 9) {
+        } else if (mode > LITERAL && (code === 32 || code === 10 || code === 13 || code === 9)) {
           if (mode === DONE && closing > 0 && closing < 3) fail(text[i]!, start + i, 'after the JSON value')
         } else {
           const char = text[i]!
           if (mode === ESCAPE) {
-            mode = char === 'u' ? UNICODE : STRING
-            token = ''
-            if (mode === STRING) string += ESCAPES[char] ?? fail(char, start + i)
-            run = i + 1
-          } else if (mode === UNICODE) {
-            if (!/[\da-fA-F]/.test(char)) fail(char, start + i)
+            // `\n` or `\u00e9`, read whole, then decoded.
             token += char
-            if (token.length === 4) {
-              string += String.fromCharCode(parseInt(token, 16))
+            if (token[1] !== 'u' || token.length === 6) {
+              string += decode(`"${token}"`, start + i) as string
               mode = STRING
             }
             run = i + 1
