@@ -133,14 +133,11 @@ export function entityStream<T>(
           else if (ended) stream.entity.then(() => resolve({ done: true, value: undefined }), reject)
           else pull(loop)
         }
+        // A step never throws: the partial values' only reads the parser, the elements' is async.
         const loop = () => {
-          try {
-            const found = step()
-            if (found instanceof Promise) found.then(after, reject)
-            else after(found)
-          } catch (error) {
-            reject(error)
-          }
+          const found = step()
+          if (found instanceof Promise) found.then(after, reject)
+          else after(found)
         }
         loop()
       }),
