@@ -74,6 +74,9 @@ function chunked(text: string): ChatResponse[] {
   for (let i = 0; i < text.length; i += CHUNK) chunks.push(chunk(text.slice(i, i + CHUNK)))
   return chunks
 }
+// What an app streams: a trip of 7 days (about 1.3 KB), asked for again until 1 MB has streamed.
+const tripAnswer = JSON.stringify({ destination: 'Lisbon', days: days.slice(0, 7) })
+const trips = Math.ceil(answer.length / tripAnswer.length)
 const prebuilt = chunked(answer)
 const weeksPrebuilt = chunked(weeksAnswer)
 
@@ -89,6 +92,7 @@ function streamingClient(chunks: ChatResponse[]): ChatClient {
 }
 const client = streamingClient(prebuilt)
 const weeksClient = streamingClient(weeksPrebuilt)
+const tripClient = streamingClient(chunked(tripAnswer))
 
 async function asText(): Promise<number> {
   const start = performance.now()
@@ -124,10 +128,31 @@ async function weeksAsText(): Promise<number> {
   return performance.now() - start
 }
 
+async function tripsAsPartialEntity(): Promise<number> {
+  const start = performance.now()
+  for (let trip = 0; trip < trips; trip++) {
+    const stream = tripClient.prompt('go').stream().partialEntity(tripSchema)
+    for await (const partial of stream) if (!partial) throw new Error('no partial')
+    if ((await stream.entity).days.length !== 7) throw new Error('days lost')
+  }
+  return performance.now() - start
+}
+
+async function tripsAsText(): Promise<number> {
+  const start = performance.now()
+  let length = 0
+  for (let trip = 0; trip < trips; trip++)
+    for await (const delta of tripClient.prompt('go').stream().content()) length += delta.length
+  if (length !== trips * tripAnswer.length) throw new Error(`read ${length} characters`)
+  return performance.now() - start
+}
+
 const textMs: number[] = []
 const entityMs: number[] = []
 const weeksTextMs: number[] = []
 const weeksEntityMs: number[] = []
+const tripsTextMs: number[] = []
+const tripsEntityMs: number[] = []
 let partials = 0
 for (let run = 0; run < 7; run++) {
   textMs.push(await asText())
@@ -136,6 +161,8 @@ for (let run = 0; run < 7; run++) {
   partials = result.partials
   weeksTextMs.push(await weeksAsText())
   weeksEntityMs.push(await weeksAsPartialEntity())
+  tripsTextMs.push(await tripsAsText())
+  tripsEntityMs.push(await tripsAsPartialEntity())
 }
 report('partial-entity', {
   what: '1 MB of JSON in 4-character chunks: partialEntity (every partial read, then the validated entity) vs content()',
@@ -147,4 +174,7 @@ report('partial-entity', {
   ratioToContent: round(median(entityMs) / median(textMs), 2),
   // The same 1 MB with the days in weeks of 7: each partial copies a 7 times narrower array.
   weeksRatioToContent: round(median(weeksEntityMs) / median(weeksTextMs), 2),
+  // The same 1 MB as 7-day trips of about 1.3 KB, one stream each: the shape a UI streams.
+  trips,
+  tripsRatioToContent: round(median(tripsEntityMs) / median(tripsTextMs), 2),
 })

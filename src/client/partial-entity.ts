@@ -156,10 +156,12 @@ export function entityStream<T>(
       return reader(() => {
         if (newCall || broken || (seenCall === call && version === parser.version)) return undefined
         // A value shares what did not change with the last one, but a changed array is copied: while
-        // the copies outgrow the text read (a wide array), a new value waits for more text or time.
-        const now = Date.now()
-        if (!ended && parser.copied > COPIES_PER_CHAR * text.length && now - shown < 16) return undefined
-        shown = now
+        // the copies pass 2 items a character read (a wide array), a new value waits for more text, or
+        // for 16 ms since the last such value (a slow stream still shows every change within a frame).
+        if (!ended && parser.copied > COPIES_PER_CHAR * text.length) {
+          if (Date.now() - shown < 16) return undefined
+          shown = Date.now()
+        }
         const value = parser.value as DeepPartial<T> | undefined
         seenCall = call
         version = parser.version
