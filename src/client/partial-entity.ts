@@ -41,6 +41,7 @@ export function entityStream<T>(
   let parser: PartialJsonParser
   // The current model call: its text, its number (from 1), whether its JSON broke, its complete array items.
   let text = ''
+  let unread = ''
   let call = 0
   let broken = false
   let elements: unknown[] = []
@@ -63,15 +64,23 @@ export function entityStream<T>(
     if (newCall) {
       newCall = broken = false
       call++
-      text = ''
+      text = unread = ''
       const items: unknown[] = (elements = [])
       parser = partialJsonParser({ partialStrings, onElement: (element) => items.push(element) })
     }
     const delta = chunk.chatResponse?.results[0]?.output.text
     if (!delta) return
     text += delta
+    unread += delta
+  }
+
+  // The parser reads the text when a reader looks (chunks that came meanwhile in one push, in one
+  // tight loop); `entity` alone never needs it.
+  const parse = () => {
+    const chunk = unread
+    unread = ''
     try {
-      if (!broken) parser.push(delta)
+      if (chunk && !broken) parser.push(chunk)
     } catch {
       // Prose before a tool call, or a bad answer: the end tells (a retry, or OutputParseError).
       broken = true
@@ -154,7 +163,7 @@ export function entityStream<T>(
       let version = -1
       let shown = 0
       return reader(() => {
-        if (newCall || broken || (seenCall === call && version === parser.version)) return undefined
+        if (newCall) return undefined
         // A value shares what did not change with the last one, but a changed array is copied: while
         // the copies pass 2 items a character read (a wide array), a new value waits for more text, or
         // for 16 ms since the last such value (a slow stream still shows every change within a frame).
@@ -162,6 +171,8 @@ export function entityStream<T>(
           if (Date.now() - shown < 16) return undefined
           shown = Date.now()
         }
+        parse()
+        if (broken || (seenCall === call && version === parser.version)) return undefined
         const value = parser.value as DeepPartial<T> | undefined
         seenCall = call
         version = parser.version
@@ -175,7 +186,9 @@ export function entityStream<T>(
       return {
         [Symbol.asyncIterator]: () =>
           reader<Item>(async () => {
+            if (newCall) return undefined
             if (seenCall !== call) [seenCall, next] = [call, 0]
+            parse()
             while (next < elements.length) {
               const element = elements[next++]
               // An item is valid when the schema finds nothing wrong inside it as the array's only item.
