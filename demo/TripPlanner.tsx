@@ -1,4 +1,4 @@
-import { OutputParseError, type ChatClient, type FromJsonSchema } from 'advisor-chain'
+import { OutputParseError, type ChatClient, type DeepPartial, type FromJsonSchema } from 'advisor-chain'
 import { useState } from 'react'
 
 // Structured output: the answer is a validated object, rendered as a card. A plain JSON Schema, so
@@ -36,7 +36,9 @@ export interface TripPlannerProps {
 
 export function TripPlanner({ client, validate, onValidate }: TripPlannerProps) {
   const [city, setCity] = useState('Lisbon')
-  const [trip, setTrip] = useState<Trip>()
+  // The plan as it streams (complete values only), then the validated one.
+  const [trip, setTrip] = useState<DeepPartial<Trip>>()
+  const [streaming, setStreaming] = useState(false)
   const [error, setError] = useState<{ message: string; text?: string }>()
   const [busy, setBusy] = useState(false)
   const plan = async () => {
@@ -45,8 +47,12 @@ export function TripPlanner({ client, validate, onValidate }: TripPlannerProps) 
     setError(undefined)
     setTrip(undefined)
     try {
-      setTrip(await client.prompt(`Plan a day trip to ${city}.`).call().entity(tripSchema, { validate }))
+      const plan = client.prompt(`Plan a day trip to ${city}.`).stream().partialEntity(tripSchema, { validate })
+      setStreaming(true)
+      for await (const partial of plan) setTrip(partial)
+      setTrip(await plan.entity)
     } catch (failure) {
+      setTrip(undefined)
       setError(
         failure instanceof OutputParseError
           ? { message: failure.message, text: failure.text }
@@ -54,14 +60,15 @@ export function TripPlanner({ client, validate, onValidate }: TripPlannerProps) 
       )
     } finally {
       setBusy(false)
+      setStreaming(false)
     }
   }
   return (
     <section className="card" aria-labelledby="trip-heading">
       <h2 id="trip-heading">Structured output</h2>
       <p className="hint">
-        <code>entity(schema{validate ? ', { validate: true }' : ''})</code> turns the answer into an object that matches
-        a JSON Schema, rendered as a card.
+        <code>stream().partialEntity(schema{validate ? ', { validate: true }' : ''})</code> turns the answer into an
+        object that matches a JSON Schema: the card fills in while the model writes, and ends with the validated plan.
         {validate
           ? ' An invalid answer goes back to the model with the errors: watch the validation attempts in the devtools.'
           : ' Validation is off: an answer that does not match fails.'}
@@ -86,17 +93,17 @@ export function TripPlanner({ client, validate, onValidate }: TripPlannerProps) 
         </button>
       </form>
       {trip && (
-        <article className="trip" data-testid="trip-card">
-          <h3>{trip.title}</h3>
+        <article className="trip" data-testid="trip-card" aria-busy={streaming} data-streaming={streaming}>
+          <h3>{trip.title ?? '…'}</h3>
           <ol>
-            {trip.stops.map((stop) => (
-              <li key={`${stop.time}${stop.place}`}>
+            {trip.stops?.map((stop, index) => (
+              <li key={index}>
                 <time>{stop.time}</time> <strong>{stop.place}</strong>
                 {stop.note && <span className="muted"> — {stop.note}</span>}
               </li>
             ))}
           </ol>
-          <p className="muted">Budget about €{trip.budgetEUR}</p>
+          {trip.budgetEUR !== undefined && <p className="muted">Budget about €{trip.budgetEUR}</p>}
         </article>
       )}
       {error && (

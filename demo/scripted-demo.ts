@@ -113,7 +113,8 @@ function tripPlan(prompt: Prompt): ScriptStep {
   const plan = retried
     ? { city, title: `A day in ${city}`, stops, budgetEUR: 80 }
     : { city, title: `A day in ${city}`, stops: stops.map(({ place, note }) => ({ place, note })), budgetEUR: '80' }
-  return { text: '```json\n' + JSON.stringify(plan, null, 2) + '\n```', delayMs: 6 }
+  // Slow enough to watch the card fill in as the plan streams.
+  return { text: '```json\n' + JSON.stringify(plan, null, 2) + '\n```', delayMs: 20 }
 }
 
 /** An image sent by the user: the scripted model cannot see it, but says what it received, then notes it. */

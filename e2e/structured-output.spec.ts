@@ -78,3 +78,48 @@ test("under Content-Security-Policy script-src 'self' validation still works, fa
   expect(await page.evaluate(() => (window as { __cspViolations?: string[] }).__cspViolations)).not.toContain('eval')
   expect(chunks).toEqual([])
 })
+
+test('the trip card fills in while the plan streams, and starts over when a retry begins', async ({ page }) => {
+  await openDemo(page)
+  await demo(page).getByRole('tab', { name: 'Structured output' }).click()
+  // Every state of the card the page showed, as the plan streamed: its stops and whether the budget was there.
+  await page.evaluate(() => {
+    const seen: Array<{ stops: number; budget: boolean; streaming: boolean; title: string }> = []
+    Object.assign(window, { tripStates: seen })
+    new MutationObserver(() => {
+      const card = document.querySelector('[data-testid="trip-card"]')
+      if (!card) return
+      const state = {
+        stops: card.querySelectorAll('li').length,
+        budget: (card.textContent ?? '').includes('Budget'),
+        streaming: card.getAttribute('data-streaming') === 'true',
+        title: card.querySelector('h3')?.textContent ?? '',
+      }
+      const last = seen.at(-1)
+      if (JSON.stringify(last) !== JSON.stringify(state)) seen.push(state)
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true })
+  })
+  await planTrip(page, 'Porto')
+  await expect(page.getByTestId('trip-card')).toHaveAttribute('data-streaming', 'false')
+  await expect(page.getByTestId('trip-card').getByRole('listitem')).toHaveCount(4)
+  await expect(page.getByTestId('trip-card')).toContainText('Budget about €80')
+  const states = await page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          tripStates: Array<{ stops: number; budget: boolean; streaming: boolean; title: string }>
+        }
+      ).tripStates,
+  )
+  const streamed = states.filter((state) => state.streaming)
+  // The title showed before any stop, stops appeared one by one, and the budget came last.
+  expect(streamed.some((state) => state.title === 'A day in Porto' && state.stops === 0)).toBe(true)
+  for (const count of [1, 2, 3]) expect(streamed.some((state) => state.stops === count && !state.budget)).toBe(true)
+  // The invalid first attempt had four stops and a budget; the retry started the card over.
+  const restart = streamed.findIndex((state, i) => i > 0 && state.stops < streamed[i - 1]!.stops)
+  expect(restart).toBeGreaterThan(0)
+  expect(states.at(-1)).toMatchObject({ stops: 4, budget: true, streaming: false })
+  const run = await waitForRun(page)
+  expect(run.validations.map((attempt) => attempt.valid)).toEqual([false, true])
+  await expect(devtools(page).getByTestId('timeline-validation')).toHaveCount(2)
+})

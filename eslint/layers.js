@@ -18,7 +18,7 @@ export const LAYERS = {
   'src/webllm': ['src/core', 'src/schema', 'src/models', 'src/retrieval'],
   'src/mcp': ['src/core', 'src/schema', 'src/tools', 'src/trace'],
   'src/replay': ['src/core', 'src/trace', 'src/models', 'src/client'],
-  'src/react': ['src/core', 'src/memory', 'src/trace', 'src/advisors', 'src/client'],
+  'src/react': ['src/core', 'src/schema', 'src/memory', 'src/trace', 'src/advisors', 'src/client'],
   'src/playwright': ['src/trace', 'src/replay'],
   'src/server': [],
   'src/retrieval': ['src/core', 'src/schema', 'src/tools', 'src/models'],

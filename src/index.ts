@@ -120,7 +120,7 @@ export {
 } from './core'
 export { formatIssues, resolveSchema, type ResolvedSchema, type SchemaLike, type Validation } from './schema'
 export type { SchemaIssue } from './schema'
-export type { FromJsonSchema, Infer } from './schema'
+export type { DeepPartial, FromJsonSchema, Infer } from './schema'
 export type { StandardSchemaV1 } from './schema'
 export { TraceCollector, fanOut } from './trace'
 export {
@@ -145,8 +145,9 @@ export {
 } from './advisors'
 export { OutputParseError } from './schema'
 export { extractJson } from './schema'
+export { partialJsonParser, type PartialJsonOptions, type PartialJsonParser } from './schema'
 export { formatInstructions } from './schema'
-export type { EntityOptions } from './client'
+export type { EntityOptions, PartialEntityStream } from './client'
 export { LoopBudgetAdvisor, LoopBudgetAdvisorBuilder, type BudgetReason, type LoopBudgetOptions } from './advisors'
 export {
   TOOL_SEARCH_NAME,

@@ -90,6 +90,10 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
           })
         break
       }
+      case 'validation-attempt':
+        if (event.retryWith)
+          this.report({ type: 'attempt-start', round: this.round, attempt: event.attempt + 1, errors: event.errors })
+        break
       case 'tool-execution-start':
         this.report({ type: 'tool-start', round: event.round, id: event.toolCall.id, name: event.toolCall.name })
         break

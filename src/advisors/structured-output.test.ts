@@ -210,14 +210,40 @@ describe('StructuredOutputValidationAdvisor', () => {
     )
   })
 
-  it('refuses to stream', async () => {
-    const advisor = StructuredOutputValidationAdvisor.builder().outputSchema(person).build()
-    const client = ChatClient.builder(new ScriptedChatModel(['{}']))
-      .defaultAdvisors(advisor)
+  it('validates a streamed answer and streams a new attempt with the errors appended', async () => {
+    const collector = new TraceCollector()
+    const model = new ScriptedChatModel(['{"name":"Ann"}', '{"name":"Ann","age":30}'])
+    const client = ChatClient.builder(model)
+      .defaultAdvisors(
+        new ObserverAdvisor({ sink: collector }),
+        StructuredOutputValidationAdvisor.builder().outputSchema(person).build(),
+      )
       .build()
-    await expect(collect(client.prompt('q').stream().content())).rejects.toThrow(
-      'The Structured Output Validation Advisor does not support streaming.',
+    const text = (await collect(client.prompt('Who is Ann?').stream().content())).join('')
+    expect(text).toBe('{"name":"Ann"}{"name":"Ann","age":30}')
+    expect(lastUserText(model, 1)).toBe(
+      "Who is Ann?\nOutput JSON validation failed because of: must have required property 'age'",
     )
+    expect(collector.ofType('validation').map((v) => [v.attempt, v.valid])).toEqual([
+      [1, false],
+      [2, true],
+    ])
+  })
+
+  it('ends a stream with the last attempt when every attempt is invalid', async () => {
+    const model = new ScriptedChatModel(['{}', '{"name":1}'])
+    const advisor = StructuredOutputValidationAdvisor.builder().outputSchema(person).maxRepeatAttempts(1).build()
+    const client = ChatClient.builder(model).defaultAdvisors(advisor).build()
+    expect(await collect(client.prompt('q').stream().content())).toEqual(['{}', '{"name":1}'])
+    expect(model.prompts).toHaveLength(2)
+  })
+
+  it('lets a streamed tool call go back to the loop without using an attempt', async () => {
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'lookup' }] }, '{"name":"Ann","age":30}'])
+    const lookup = defineTool({ name: 'lookup', description: '', inputSchema: { type: 'object' }, execute: () => '30' })
+    const advisor = StructuredOutputValidationAdvisor.builder().outputSchema(person).maxRepeatAttempts(0).build()
+    const client = ChatClient.builder(model).defaultTools(lookup).defaultAdvisors(advisor).build()
+    expect((await collect(client.prompt('q').stream().content())).join('')).toBe('{"name":"Ann","age":30}')
   })
 
   it('has the contract name, order and builder errors', () => {

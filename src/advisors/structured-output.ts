@@ -6,7 +6,10 @@ import {
   type ChatClientRequest,
   type ChatClientResponse,
   type StreamAdvisor,
+  type StreamAdvisorChain,
+  type Advisor,
   emitChainEvent,
+  streamStage,
   appendToLastUserMessage,
   addUsage,
   hasToolCalls,
@@ -15,7 +18,15 @@ import {
   wholeNumber,
   withUsage,
 } from '../core'
-import { extractJson, formatIssues, parseJson, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
+import {
+  extractJson,
+  formatIssues,
+  type OutputParseError,
+  parseEntity,
+  resolveSchema,
+  type ResolvedSchema,
+  type SchemaLike,
+} from '../schema'
 
 export interface StructuredOutputValidationAdvisorOptions {
   outputSchema: SchemaLike
@@ -54,58 +65,82 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
 
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     let usage: Usage | undefined
-    let next = request
+    let next: ChatClientRequest | undefined = request
     for (let attempt = 1; ; attempt++) {
       const started = performance.now()
       const response = await chain.copy(this).nextCall(next)
       usage = addUsage(usage, response.chatResponse?.metadata.usage)
-      // A tool call is not the answer yet: it goes back to the tool loop without using an attempt.
-      if (hasToolCalls(response.chatResponse)) return withUsage(response, usage)
-      const verdict = await this.#validate(response.chatResponse)
-      const retrying = !verdict.valid && attempt <= this.#maxRepeatAttempts
-      emitChainEvent(
-        chain.callAdvisors,
-        {
-          type: 'validation-attempt',
-          attempt,
-          valid: verdict.valid,
-          errors: verdict.valid ? [] : verdict.errors,
-          durationMs: performance.now() - started,
-          output: response.chatResponse?.results[0]?.output.text ?? '',
-          ...(retrying ? { retryWith: feedback(verdict) } : {}),
-        },
-        response.context,
-        this.name,
-      )
-      if (!retrying) return withUsage(response, usage)
-      next = {
-        ...request,
-        prompt: { ...request.prompt, messages: appendToLastUserMessage(request.prompt.messages, feedback(verdict)) },
-      }
+      next = await this.#judge(request, response.chatResponse, attempt, started, chain.callAdvisors)
+      if (!next) return withUsage(response, usage)
     }
   }
 
-  adviseStream(): AsyncIterable<ChatClientResponse> {
-    throw new Error('The Structured Output Validation Advisor does not support streaming.')
+  /**
+   * The same attempts as a stream: each attempt's chunks pass on as they come; when its answer is
+   * invalid, a `validation-attempt` event with `retryWith` says the next attempt starts (a reader
+   * starts its partial values over there), and the next attempt streams on.
+   */
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    let attempt = 1
+    let started = performance.now()
+    const open = (next: ChatClientRequest) => chain.copy(this).nextStream(next)
+    return streamStage({
+      passesOn: 'unchanged',
+      aggregates: true,
+      open: () => open(request),
+      end: async (aggregate) => {
+        const next = await this.#judge(request, aggregate, attempt++, started, chain.streamAdvisors)
+        started = performance.now()
+        return next && { source: open(next) }
+      },
+    })
+  }
+
+  /** Validates one attempt's answer and reports it; gives the next attempt's request, or undefined when done. */
+  async #judge(
+    request: ChatClientRequest,
+    response: ChatResponse | null,
+    attempt: number,
+    started: number,
+    listeners: readonly Advisor[],
+  ): Promise<ChatClientRequest | undefined> {
+    // A tool call is not the answer yet: it goes back to the tool loop without using an attempt.
+    if (hasToolCalls(response)) return undefined
+    const verdict = await this.#validate(response)
+    const retrying = !verdict.valid && attempt <= this.#maxRepeatAttempts
+    emitChainEvent(
+      listeners,
+      {
+        type: 'validation-attempt',
+        attempt,
+        valid: verdict.valid,
+        errors: verdict.valid ? [] : verdict.errors,
+        durationMs: performance.now() - started,
+        output: response?.results[0]?.output.text ?? '',
+        ...(retrying ? { retryWith: feedback(verdict) } : {}),
+      },
+      request.context,
+      this.name,
+    )
+    if (!retrying) return undefined
+    return {
+      ...request,
+      prompt: { ...request.prompt, messages: appendToLastUserMessage(request.prompt.messages, feedback(verdict)) },
+    }
   }
 
   async #validate(response: ChatResponse | null): Promise<Verdict> {
     const output = response?.results[0]?.output
     if (!response || !output) return invalid('Missing required json output for validation.')
-    const json = extractJson(output.text)
-    if (json === '') return invalid('Empty JSON output for validation.')
-    let value: unknown
+    if (extractJson(output.text) === '') return invalid('Empty JSON output for validation.')
     try {
-      value = parseJson(json)
+      await parseEntity(output.text, this.#schema)
+      return { valid: true }
     } catch (error) {
-      return invalid(`Invalid JSON: ${(error as Error).message}`)
-    }
-    const validation = await this.#schema.validate(value)
-    if (validation.ok) return { valid: true }
-    return {
-      valid: false,
-      error: formatIssues(validation.issues),
-      errors: validation.issues.map((issue) => formatIssues([issue])),
+      const { issues, message } = error as OutputParseError
+      // parseEntity's message holds the parser's in parentheses.
+      if (!issues.length) return invalid(`Invalid JSON: ${message.slice(message.indexOf('(') + 1, -1)}`)
+      return { valid: false, error: formatIssues(issues), errors: issues.map((issue) => formatIssues([issue])) }
     }
   }
 }

@@ -36,8 +36,8 @@ function sameAdvisors(a: readonly AnyAdvisor[], b: readonly AnyAdvisor[]): boole
   return true
 }
 
-/** The terminal's prompt shaper for `model`: a call that asks for structured output gets the format. */
-function outputShaper(model: ChatModel): PromptShaper {
+/** The terminal's prompt shaper for `model`: a call or stream that asks for structured output gets the format. */
+export function outputShaper(model: ChatModel): PromptShaper {
   return (prompt, context) =>
     contextValue(context, OUTPUT_SCHEMA_KEY) === undefined ? prompt : withOutputFormat(prompt, context, model)
 }

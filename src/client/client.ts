@@ -20,9 +20,10 @@ import {
 } from '../core'
 import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
 import { withToolAdvisor } from './client-advisors'
-import { callChain, chainMemo, type ChainMemo } from './call-chain'
-import { type Infer, parseEntity, resolveSchema, type SchemaLike } from '../schema'
+import { callChain, chainMemo, outputShaper, type ChainMemo } from './call-chain'
+import { type Infer, parseEntity, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
 import { PartStream } from './part-stream'
+import { entityStream, type PartialEntityStream } from './partial-entity'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
 interface CallSpec {
@@ -225,16 +226,7 @@ export class CallResponseSpec {
    */
   async entity<const S extends SchemaLike>(schema: S, options: EntityOptions = {}): Promise<Infer<S>> {
     const resolved = resolveSchema<Infer<S>>(schema, 'output')
-    const spec = copySpec(this.#spec)
-    spec.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
-    if (options.validate) {
-      const validation = new StructuredOutputValidationAdvisor({
-        outputSchema: schema,
-        ...(options.maxRepeatAttempts !== undefined ? { maxRepeatAttempts: options.maxRepeatAttempts } : {}),
-      })
-      spec.advisors.push(validation)
-    }
-    const text = await new CallResponseSpec(spec).content()
+    const text = await new CallResponseSpec(entitySpec(this.#spec, resolved, schema, options)).content()
     return parseEntity(text ?? '', resolved)
   }
 }
@@ -244,6 +236,8 @@ export interface EntityOptions {
   validate?: boolean
   /** With `validate`, extra model calls after the first (default 3). */
   maxRepeatAttempts?: number
+  /** `partialEntity` only: show strings while they are written, not only once complete (default false). */
+  partialStrings?: boolean
 }
 
 export class StreamResponseSpec {
@@ -276,14 +270,41 @@ export class StreamResponseSpec {
     return { [Symbol.asyncIterator]: () => new PartStream((extra) => this.#read((chunk) => chunk, extra)) }
   }
 
+  /**
+   * The answer as a typed value while it streams: an async iterable of partial values (complete
+   * leaves only), `elements()` for the items of an array answer, and `entity`, the validated final
+   * value. Each model call starts the partial value over (tool rounds, validation retries).
+   */
+  partialEntity<const S extends SchemaLike>(schema: S, options: EntityOptions = {}): PartialEntityStream<Infer<S>> {
+    const resolved = resolveSchema<Infer<S>>(schema, 'output')
+    const stream = new StreamResponseSpec(entitySpec(this.#spec, resolved, schema, options))
+    return entityStream((extra) => stream.#read((chunk) => chunk, extra), resolved, options.partialStrings)
+  }
+
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
     const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
     const open = (signal: AbortSignal) => {
-      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model)])
+      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model, outputShaper(spec.model))])
       return chain.nextStream({ ...toRequest(spec), signal })
     }
     return guardedStream(open, spec.signal, pick)
   }
+}
+
+/** The spec of a structured answer: the schema for the model, and its validation when asked for. */
+function entitySpec(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): CallSpec {
+  const copy = copySpec(spec)
+  copy.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
+  if (options.validate) {
+    const { maxRepeatAttempts } = options
+    copy.advisors.push(
+      new StructuredOutputValidationAdvisor({
+        outputSchema: schema,
+        ...(maxRepeatAttempts !== undefined && { maxRepeatAttempts }),
+      }),
+    )
+  }
+  return copy
 }
 
 function emptySpec(model: ChatModel): CallSpec {

@@ -30,5 +30,7 @@ export type StreamPart =
    * started it; a sub-agent's own sub-agents nest further. Its text is the sub-agent's, never the answer's.
    */
   | { type: 'agent-part'; round: number; id: string; name: string; part: StreamPart }
+  /** The answer was invalid: a new attempt starts, with these errors sent back (partial values start over). */
+  | { type: 'attempt-start'; round: number; attempt: number; errors: string[] }
   /** The last event: how the answer ended, with the usage summed over rounds. */
   | { type: 'finish'; finishReason?: string; usage?: Usage }

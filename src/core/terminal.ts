@@ -60,7 +60,10 @@ export function modelCallAdvisor(
 }
 
 /** The last stream advisor: it streams the prompt from the model, one response per chunk. */
-export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & TerminalAdvisor {
+export function modelStreamAdvisor(
+  model: ChatModel,
+  shape: PromptShaper = (prompt) => prompt,
+): StreamAdvisor & TerminalAdvisor {
   return {
     name: 'stream',
     order: LOWEST_PRECEDENCE,
@@ -71,7 +74,7 @@ export function modelStreamAdvisor(model: ChatModel): StreamAdvisor & TerminalAd
       return streamStage({
         open() {
           const pending = pendingToolCalls(context, request.prompt.messages)
-          return pending ? streamOf(pending) : model.stream(request.prompt, request.signal)
+          return pending ? streamOf(pending) : model.stream(shape(request.prompt, context), request.signal)
         },
         chunk: (chatResponse: ChatResponse): ChatClientResponse => ({ chatResponse, context }),
       })

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { ApprovalQueue } from '../advisors'
+import { StructuredOutputValidationAdvisor, type ApprovalQueue } from '../advisors'
 import type { ChatClient, ChatClientRequestSpec } from '../client'
 import {
   assistantMessage,
   filePart,
   imagePart,
   isAbortError,
+  OUTPUT_SCHEMA_KEY,
   partsOf,
   userMessageOf,
   type AttachmentPart,
@@ -16,6 +17,8 @@ import {
   type ToolCallback,
 } from '../core'
 import { ChatMemory } from '../memory'
+import type { DeepPartial, Infer, SchemaLike } from '../schema'
+import { chatObject } from './chat-object'
 import { innermostPart, withStreamPart } from './chat-parts'
 import {
   bubbleOf,
@@ -46,7 +49,15 @@ export interface ChatFinish<Tools = ToolCallback> {
   reason: 'done' | 'stopped' | 'error'
 }
 
-export interface UseChatOptions<Tools = ToolCallback> {
+export interface UseChatOptions<Tools = ToolCallback, Output extends SchemaLike = SchemaLike> {
+  /**
+   * The answer is structured: the schema goes to the model (natively or as format instructions),
+   * `object` follows the answer as it streams (complete values only) and is the validated value
+   * at the end. An answer that is not the structure ends the turn with an OutputParseError.
+   */
+  output?: Output
+  /** With `output`: an invalid answer is retried with the errors (StructuredOutputValidationAdvisor). */
+  validate?: boolean
   /** With memory the conversation is restored on mount (a reload) and only new messages are sent. */
   memory?: ChatMemory
   conversationId?: string
@@ -71,8 +82,13 @@ export interface ToolApprovalAnswer {
 }
 
 /** `Tools`: the tools of the client (`typeof tools[number]`, of `defineTool`): tool parts are typed by them. */
-export interface UseChat<Tools = ToolCallback> {
+export interface UseChat<Tools = ToolCallback, Output = unknown> {
   messages: ChatMessageView<Tools>[]
+  /**
+   * With `output`: the structured answer of the latest turn, a deep-partial value while it streams
+   * (starting over with each model call), then the validated value. Undefined before it starts.
+   */
+  object: DeepPartial<Output> | undefined
   status: ChatStatus
   error: Error | undefined
   /** True when the restored conversation ended with tool calls that never ran (the page closed mid-turn). */
@@ -146,10 +162,10 @@ interface Restore {
  * retry and regenerate. One answer runs at a time: sending, retrying, regenerating, resuming or
  * clearing stops the one that runs first, and so does unmounting.
  */
-export function useChat<Tools = ToolCallback>(
+export function useChat<Tools = ToolCallback, Output extends SchemaLike = SchemaLike>(
   client: ChatClient | undefined,
-  options: UseChatOptions<Tools> = {},
-): UseChat<Tools> {
+  options: UseChatOptions<Tools, Output> = {},
+): UseChat<Tools, Infer<Output>> {
   const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID, configure, approvals } = options
   // The latest callbacks: an answer that began a render ago calls the ones given since.
   const callbacks = useRef(options)
@@ -158,6 +174,7 @@ export function useChat<Tools = ToolCallback>(
   const [status, setStatus] = useState<ChatStatus>(memory ? 'loading' : 'idle')
   const [error, setError] = useState<Error>()
   const [pendingTurn, setPendingTurn] = useState(false)
+  const [object, setObject] = useState<unknown>()
   // The bubbles as the latest change left them, ahead of React's render: actions in one tick build on each other.
   const shown = useRef<ChatMessageView[]>(messages)
   const current = useRef<Answer | undefined>(undefined)
@@ -240,6 +257,13 @@ export function useChat<Tools = ToolCallback>(
         .signal(answer.controller.signal)
       if (!memory) spec = spec.messages(...exchanges.current.flatMap((exchange) => exchange.messages))
       if (question) spec = spec.messages(question.message)
+      const { output, validate } = callbacks.current
+      const structured = output && chatObject(output)
+      if (structured) {
+        setObject(undefined)
+        spec = spec.advisorParams({ [OUTPUT_SCHEMA_KEY]: structured.jsonSchema })
+        if (validate) spec = spec.advisors(new StructuredOutputValidationAdvisor({ outputSchema: output }))
+      }
       if (configure) spec = configure(spec)
       // Each event moves the bubble on: text and reasoning grow, tool cards appear where the model started them.
       for await (const event of spec.stream().parts()) {
@@ -250,6 +274,7 @@ export function useChat<Tools = ToolCallback>(
         else if (event.type === 'tool-start' || inner.type === 'approval-decided') setStatus('running-tools')
         else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
         else if (event.type === 'text-delta') reply += event.delta
+        if (structured?.read(event)) setObject(structured.value)
         showIn(answer.bubbleId, (bubble) => {
           const parts = withStreamPart(bubble.parts, event)
           return parts === bubble.parts ? bubble : bubbleOf(bubble, parts)
@@ -260,7 +285,9 @@ export function useChat<Tools = ToolCallback>(
           if (call) safely(() => callbacks.current.onToolCall?.(call as ToolParts<Tools>))
         }
       }
+      const entity = await structured?.entity()
       if (!isCurrent()) return
+      if (structured) setObject(entity)
       current.current = undefined
       if (!memory && question) {
         const messages = [question.message, assistantMessage(reply)]
@@ -432,6 +459,7 @@ export function useChat<Tools = ToolCallback>(
 
   return {
     messages: messages as ChatMessageView<Tools>[],
+    object: object as DeepPartial<Infer<Output>> | undefined,
     status,
     error,
     pendingTurn,

@@ -53,3 +53,10 @@ export type FromJsonSchema<S> = S extends { readonly const: infer C }
 
 /** The value type a schema describes: a Standard Schema's output, or what a JSON Schema accepts. */
 export type Infer<S> = S extends StandardSchemaV1 ? InferOutput<S> : FromJsonSchema<S>
+
+/** What a value looks like while it is being written: every property optional, at every depth. */
+export type DeepPartial<T> = T extends readonly (infer E)[]
+  ? DeepPartial<E>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T

@@ -9,6 +9,8 @@ import { useChat, type ChatStatus, type UseChat, type UseChatOptions } from '../
 export interface CommittedRender {
   status: ChatStatus
   messages: ChatMessageView[]
+  /** The structured answer so far (with `output`). */
+  object: unknown
 }
 
 /** What a mounted component saw: the hook's latest result, every committed render, and its statuses and answer texts as they changed. */
@@ -34,7 +36,7 @@ function ChatProbe({ client, options, probe }: { client: ChatClient; options: Us
   // In each commit, as it happens: only states that really reached the screen are recorded, in order.
   useLayoutEffect(() => {
     probe.chat = chat
-    probe.renders.push({ status: chat.status, messages: chat.messages })
+    probe.renders.push({ status: chat.status, messages: chat.messages, object: chat.object })
     if (probe.statuses.at(-1) !== chat.status) probe.statuses.push(chat.status)
     if (answer && probe.answers.at(-1) !== answer.text) probe.answers.push(answer.text)
   })
