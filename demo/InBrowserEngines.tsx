@@ -197,7 +197,8 @@ function useLoader() {
   return { loading, progress, error, run }
 }
 
-function LoadStatus({
+/** A model's download progress while it loads, and its error. */
+export function LoadStatus({
   loading,
   progress,
   error,

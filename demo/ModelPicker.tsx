@@ -1,7 +1,7 @@
 import type { ChatModel } from 'advisor-chain'
 import { checkWebGPU, isModelCached, type LoadProgress, type WebGPUReport } from 'advisor-chain/webllm'
 import { useEffect, useState } from 'react'
-import { InBrowserEngines } from './InBrowserEngines'
+import { InBrowserEngines, LoadStatus } from './InBrowserEngines'
 import {
   describeChoice,
   openAICompatiblePresets,
@@ -155,24 +155,7 @@ function WebLLMForm({ gpu, onModel }: { gpu: WebGPUReport | undefined; onModel: 
       <button type="button" className="primary" onClick={() => void load()} disabled={loading}>
         {loading ? 'Loading…' : cached ? 'Load model' : 'Download and load'}
       </button>
-      {progress && loading && (
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="Model download"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(progress.fraction * 100)}
-        >
-          <span style={{ width: `${progress.fraction * 100}%` }} />
-          <small>{progress.text}</small>
-        </div>
-      )}
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadStatus loading={loading} progress={progress} error={error} label="Model download" />
     </div>
   )
 }

@@ -1,4 +1,4 @@
-import { mediaTypeOf, sourceOf, type AttachmentPart } from '../core'
+import { mediaTypeOf, partsOf, sourceOf, type AttachmentPart, type UserMessage } from '../core'
 
 // What the request mappings need to read attachments: their media types, data URLs checked and read.
 
@@ -89,6 +89,17 @@ export function textOfDataUrl(dataUrl: string): string {
 export function textFileText(part: AttachmentPart): string {
   const source = sourceOf(part) as string
   return `${part.name ?? 'file'}:\n${textOfDataUrl(source)}`
+}
+
+/** A user message as text, for engines that take text only: its text parts and plain-text files, in order. */
+export function textOfUserMessage(message: UserMessage): string {
+  if (!message.parts) return message.text
+  const texts: string[] = []
+  for (const part of partsOf(message)) {
+    if (part.type === 'text' && part.text) texts.push(part.text)
+    else if (part.type === 'file' && isTextFile(part)) texts.push(textFileText(part))
+  }
+  return texts.join('\n\n')
 }
 
 export function isTextFile(part: AttachmentPart): boolean {

@@ -1,7 +1,6 @@
 import {
   abortError,
   ChatResponseAggregator,
-  partsOf,
   raceAbort,
   throwIfAborted,
   type ChatModel,
@@ -10,17 +9,15 @@ import {
   type JsonSchema,
   type Prompt,
   type ToolCall,
-  type UserMessage,
 } from '../core'
 import {
   AnswerStreamer,
   constrainedTurns,
-  isTextFile,
   offeredTools,
   parseReply,
   plainTurns,
   replySchema,
-  textFileText,
+  textOfUserMessage,
   withAttachments,
   type AttachmentRules,
   type TextTurn,
@@ -163,7 +160,8 @@ export class PromptApiChatModel implements ChatModel {
     const { tools, callRequired } = offeredTools(prompt.options)
     const format = prompt.options.responseFormat
     const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
-    const turns = tools.length > 0 ? constrainedTurns(messages, tools, userText) : plainTurns(messages, userText)
+    const turns =
+      tools.length > 0 ? constrainedTurns(messages, tools, textOfUserMessage) : plainTurns(messages, textOfUserMessage)
     const constraint =
       tools.length > 0
         ? replySchema(tools, answerSchema, { callRequired })
@@ -248,16 +246,6 @@ function coreOptions(options: PromptApiChatModelOptions): LanguageModelCreateCor
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.topK !== undefined ? { topK: options.topK } : {}),
   }
-}
-
-function userText(message: UserMessage): string {
-  if (!message.parts) return message.text
-  const texts: string[] = []
-  for (const part of partsOf(message)) {
-    if (part.type === 'text' && part.text) texts.push(part.text)
-    else if (part.type === 'file' && isTextFile(part)) texts.push(textFileText(part))
-  }
-  return texts.join('\n\n')
 }
 
 function withoutDraft(schema: JsonSchema): JsonSchema {

@@ -1,12 +1,11 @@
 import type { ChatCompletionParams } from '@wllama/wllama'
-import { partsOf, type ChatOptions, type JsonSchema, type Prompt, type UserMessage } from '../core'
+import type { ChatOptions, JsonSchema, Prompt } from '../core'
 import {
   constrainedTurns,
-  isTextFile,
   offeredTools,
   plainTurns,
   replySchema,
-  textFileText,
+  textOfUserMessage,
   withAttachments,
   type AttachmentRules,
 } from '../models'
@@ -39,11 +38,11 @@ export async function toWllamaRequest(prompt: Prompt, model: string): Promise<Wl
   const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
   const params: ChatCompletionParams = { messages: [], ...sampling(options) }
   if (tools.length > 0) {
-    params.messages = constrainedTurns(messages, tools, userText)
+    params.messages = constrainedTurns(messages, tools, textOfUserMessage)
     params.response_format = jsonSchema(replySchema(tools, answerSchema, { callRequired }))
     return { params, constrained: true }
   }
-  params.messages = plainTurns(messages, userText)
+  params.messages = plainTurns(messages, textOfUserMessage)
   if (answerSchema) params.response_format = jsonSchema(answerSchema)
   else if (format?.type === 'json_object') params.response_format = { type: 'json_object' }
   return { params, constrained: false }
@@ -63,14 +62,4 @@ function sampling(options: ChatOptions): Partial<ChatCompletionParams> {
   if (options.seed !== undefined) sampled.seed = options.seed
   if (options.stopSequences?.length) (sampled as { stop?: string[] }).stop = options.stopSequences
   return { ...sampled, ...(options.providerOptions?.['wllama'] as Partial<ChatCompletionParams> | undefined) }
-}
-
-function userText(message: UserMessage): string {
-  if (!message.parts) return message.text
-  const texts: string[] = []
-  for (const part of partsOf(message)) {
-    if (part.type === 'text' && part.text) texts.push(part.text)
-    else if (part.type === 'file' && isTextFile(part)) texts.push(textFileText(part))
-  }
-  return texts.join('\n\n')
 }
