@@ -1,28 +1,15 @@
 // What a parent sees of its sub-agents: their parts in its stream, their runs in its trace, their
 // approvals in the app's queue, forks of their rounds, and how fast an abort reaches them.
 import { describe, expect, it, vi } from 'vitest'
-import { isAbortError, type Message, type Prompt, type StreamPart } from '../core'
+import { isAbortError, type Prompt, type StreamPart } from '../core'
 import { ApprovalQueue, ObserverAdvisor, ToolApprovalAdvisor } from '../advisors'
-import { ScriptedChatModel, type ScriptFunction } from '../models'
+import { ScriptedChatModel } from '../models'
 import { forkRun } from '../replay'
 import { defineTool } from '../tools'
 import { ForkError, TraceCollector } from '../trace'
 import { agentTool } from './agent-tool'
 import { ChatClient } from './client'
-
-const lastOf = (prompt: Prompt): Message => prompt.messages[prompt.messages.length - 1]!
-const toolAnswer = (prompt: Prompt) => {
-  const last = lastOf(prompt)
-  return last.role === 'tool' ? last.responses.map((response) => response.responseData).join('\n') : undefined
-}
-/** Calls `tool` once with `task`, then answers with what the tool said. */
-const delegating =
-  (tool: string, task = 'look it up', id = `call-${tool}`): ScriptFunction =>
-  (prompt) => {
-    const answer = toolAnswer(prompt)
-    if (answer !== undefined) return `got: ${answer}`
-    return { toolCalls: [{ id, name: tool, arguments: { task } }] }
-  }
+import { delegating, toolAnswer } from './testing/delegating-script'
 
 const weather = defineTool({
   name: 'weather',

@@ -1,29 +1,15 @@
 import { describe, expect, it, vi } from 'vitest'
-import { AGENT_CALL_KEY, isAbortError, type Message, type Prompt, type ToolCallback } from '../core'
+import { AGENT_CALL_KEY, isAbortError, type Prompt, type ToolCallback } from '../core'
 import { MessageChatMemoryAdvisor, ObserverAdvisor, ToolApprovalAdvisor } from '../advisors'
 import { InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../memory'
-import { ScriptedChatModel, type ScriptFunction } from '../models'
+import { ScriptedChatModel } from '../models'
 import { defineTool } from '../tools'
 import { OtlpTraceSink, TraceCollector, toOtlp, validateEvent, type OtlpSpan, type OtlpTraceRequest } from '../trace'
 import { agentTool } from './agent-tool'
 import { ChatClient } from './client'
+import { delegating, toolAnswer } from './testing/delegating-script'
 
-const lastOf = (prompt: Prompt): Message => prompt.messages[prompt.messages.length - 1]!
 const userTextOf = (prompt: Prompt) => prompt.messages.findLast((message) => message.role === 'user')?.text
-/** The tool responses the model got last, as text. */
-const toolAnswer = (prompt: Prompt) => {
-  const last = lastOf(prompt)
-  return last.role === 'tool' ? last.responses.map((response) => response.responseData).join('\n') : undefined
-}
-
-/** A model that calls `tool` once with `task`, then answers with what the tool said. */
-const delegating =
-  (tool: string, task = 'look it up', id = `call-${tool}`): ScriptFunction =>
-  (prompt) => {
-    const answer = toolAnswer(prompt)
-    if (answer !== undefined) return `got: ${answer}`
-    return { toolCalls: [{ id, name: tool, arguments: { task } }] }
-  }
 
 describe('agentTool', () => {
   it("runs the child on the call's task and answers with its text; the parent turn goes on", async () => {
