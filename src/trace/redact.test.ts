@@ -89,6 +89,7 @@ describe('Redactor: the shortest secrets', () => {
 describe('Redactor: which keys name a secret', () => {
   it('masks values under keys that name a secret by one of their words, in any case and spelling', () => {
     const keys = ['user_secret', 'clientSecret', 'x-api-key', 'OPENAI_API_KEY', 'apiKey', 'APIKey', 'refresh-token']
+    keys.push('token', 'accessToken', 'id_token', 'token_type', 'X-Token')
     keys.push('Set-Cookie', 'DB_PASSWORD', 'privateKey', 'access_key', 'auth', 'credentials', 'Proxy-Authorization')
     const redactor = new Redactor()
     for (const key of keys) expect([key, redactor.isSecretKey(key)]).toEqual([key, true])
@@ -96,7 +97,8 @@ describe('Redactor: which keys name a secret', () => {
 
   it('leaves keys whose words only look like one: token counts, a cache key, a tokenizer, a passage', () => {
     const keys = ['max_tokens', 'budget_tokens', 'completionTokens', 'cache_key', 'keyword', 'tokenizer', 'passage']
-    keys.push('author', 'monkey', 'secretary')
+    keys.push('author', 'monkey', 'secretary', 'timeToFirstTokenMs', 'time_to_first_token', 'token_count', 'TokenLimit')
+    keys.push('ms_per_token', 'lastTokenAt')
     const redactor = new Redactor()
     for (const key of keys) expect([key, redactor.isSecretKey(key)]).toEqual([key, false])
   })

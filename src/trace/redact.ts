@@ -14,9 +14,10 @@ export interface RedactionRules {
 
 // A key names a secret when one of its words does: `apiKey`, `x-api-key`, `client_secret`,
 // `user_secret`, `refresh-token`, `set-cookie`, `DB_PASSWORD`, `auth`. `tokens` (`max_tokens`)
-// counts tokens and `key` alone (`cache_key`) names no secret; `api`, `private` or `access` before it does.
+// counts tokens, and so does `token` with a measure (`timeToFirstTokenMs`, `token_count`, `ms_per_token`); `key`
+// alone (`cache_key`) names no secret; `api`, `private` or `access` before it does.
 const SECRET_WORD =
-  /(^|[^a-z])(token|(secret|passw(or)?d|passphrase|credential|auth(orization)?|cookie|bearer|(api|private|access)[^a-z]?key)s?)([^a-z]|$)/
+  /(^|[^a-z])((?<!(first|last|per|each)[^a-z]+)token(?![^a-z]+(ms|seconds?|count|limit|index|per|rate|budget|length|usage)([^a-z]|$))|(secret|passw(or)?d|passphrase|credential|auth(orization)?|cookie|bearer|(api|private|access)[^a-z]?key)s?)([^a-z]|$)/
 
 // What every word of SECRET_WORD contains, in any case: text without one (most tool arguments)
 // skips splitting its words, which runs on every traced call.
