@@ -17,7 +17,10 @@ type Request = ChatCompletionParams & { onData?: (chunk: ChatCompletionChunk) =>
 class ScriptedEngine {
   readonly requests: Request[] = []
   exits = 0
-  constructor(private readonly replies: string[]) {}
+  constructor(
+    private readonly replies: string[],
+    private readonly finishReason: 'stop' | 'length' = 'stop',
+  ) {}
 
   createChatCompletion(request: Request): Promise<void> {
     this.requests.push(request)
@@ -26,7 +29,7 @@ class ScriptedEngine {
     for (const char of reply) request.onData?.(chunk({ content: char }))
     request.onData?.({
       ...chunk({}),
-      choices: [{ index: 0, delta: {}, finish_reason: 'stop', logprobs: null }],
+      choices: [{ index: 0, delta: {}, finish_reason: this.finishReason, logprobs: null }],
       timings: {
         cache_n: 2,
         prompt_n: 10,
@@ -186,6 +189,15 @@ describe('WllamaChatModel failures', () => {
       code: 'invalid-output',
       retryable: true,
     })
+  })
+
+  it('a reply that breaks off at the token limit says so', async () => {
+    const engine = new ScriptedEngine(['{"answer":"abc'], 'length')
+    const failure = modelOn(engine).call(prompt({ tools: [weather], maxTokens: 14 }))
+    await expect(failure).rejects.toMatchObject({ code: 'invalid-output' })
+    await expect(failure).rejects.toThrow(
+      "llama.cpp model 'tiny.gguf': the reply was cut off at the token limit (14 tokens), so the model's reply is not complete JSON",
+    )
   })
 
   it('an engine that stops responding is shut down, and the model says so from then on', async () => {

@@ -120,7 +120,12 @@ export class WllamaChatModel implements ChatModel {
         try {
           reply = parseReply(answer.raw, salt)
         } catch (error) {
-          throw wllamaFailure('invalid-output', this.model, (error as Error).message)
+          // Most broken replies are cut off by the token limit: say so, since that has its own remedy.
+          const cut =
+            finishReason === 'length'
+              ? `the reply was cut off at the token limit (${timings?.predicted_n ?? params.max_tokens ?? '?'} tokens), so `
+              : ''
+          throw wllamaFailure('invalid-output', this.model, cut + (error as Error).message)
         }
         if (reply.kind === 'tool-calls') toolCalls = reply.toolCalls
         else if (!answer.streaming && reply.text) yield textChunk(reply.text)
