@@ -40,6 +40,15 @@ describe('resolving a JSON Schema', () => {
     expect(lazyPath.loads).toBe(0)
   })
 
+  it('compiles a schema object once: every resolve of the same object shares its validator', async () => {
+    const schema: JsonSchema = { type: 'object', properties: { n: { type: 'integer' } } }
+    const first = resolveSchema(schema, 'output')
+    expect(resolveSchema(schema, 'output')).toBe(first)
+    expect(resolveSchema(schema, 'input')).toBe(first)
+    expect(resolveSchema({ ...schema }, 'output')).not.toBe(first)
+    await expect(first.validate({ n: 1.5 })).resolves.toMatchObject({ ok: false })
+  })
+
   it('loads ajv with the first check of a schema the fast validator leaves to it', async () => {
     const resolved = resolveSchema({ if: { type: 'string' }, then: { minLength: 2 } }, 'input')
     const validateNow = validatorNow(resolved)!

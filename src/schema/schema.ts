@@ -50,8 +50,20 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, side: 'input' | '
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new TypeError(`A schema must be a JSON Schema object or a Standard Schema, got ${describe(schema)}`)
   }
+  const cached = resolvedJsonSchemas.get(schema)
+  if (cached) return cached as ResolvedSchema<T>
   const fast = fastValidator(schema)
-  if (fast) return validatedAtOnce<T>(schema, fast)
+  const resolved = fast ? validatedAtOnce<T>(schema, fast) : validatedLater<T>(schema)
+  resolvedJsonSchemas.set(schema, resolved)
+  return resolved
+}
+
+// A JSON Schema object is compiled once: every call given the same object (a stream per request,
+// a tool per call) shares its validator.
+const resolvedJsonSchemas = new WeakMap<object, ResolvedSchema>()
+
+/** A JSON Schema the fast validator does not take: ajv (or the interpreter) compiles it with the first check. */
+function validatedLater<T>(schema: JsonSchema): ResolvedSchema<T> {
   let compiled: Promise<JsonValidator> | undefined
   let ready: JsonValidator | undefined
   // The validator's loader (ajv, or the interpreter under a strict CSP) loads with the first check.
