@@ -46,6 +46,16 @@ const BAD = [
   '[tr ue]',
   '{"a": "\\u00g1"}',
   '[-]',
+  // Numbers JSON does not have, which Number() would read.
+  '[1.]',
+  '[.5]',
+  '[1e]',
+  '[1e+]',
+  '[+1]',
+  '[0x1F]',
+  '[-01]',
+  '[1_000]',
+  '[Infinity]',
   '',
 ]
 
