@@ -250,6 +250,28 @@ describe('partialEntity readers', () => {
     await expect(chat.prompt('q').stream().partialEntity(tripJson).entity).resolves.toEqual(TRIP)
   })
 
+  it('answers next() calls made before the last settled, in order, each with a newer value', async () => {
+    const { client: chat } = client([{ text: ANSWER, chunks: everyByte(ANSWER) }])
+    const stream = chat.prompt('q').stream().partialEntity(tripJson)
+    const iterator = stream[Symbol.asyncIterator]()
+    const results = await Promise.all([iterator.next(), iterator.next(), iterator.next()])
+    expect(results.map((result) => result.done)).toEqual([false, false, false])
+    const shown = results.map((result) => JSON.stringify(result.value))
+    expect(new Set(shown).size).toBe(3)
+    expect(shown.map((text) => text.length)).toEqual([...shown.map((text) => text.length)].sort((a, b) => a - b))
+    await expect(stream.entity).resolves.toEqual(TRIP)
+  })
+
+  it('gives the same entity from the parser as from the whole text, and refuses what the schema refuses', async () => {
+    const bad = JSON.stringify({ destination: 'Lisbon', days: [{ day: 'one', title: 'x' }] })
+    const { client: chat } = client([{ text: bad, chunks: [...bad] }])
+    const stream = chat.prompt('q').stream().partialEntity(tripJson)
+    await collect(stream).catch(() => {})
+    const failure = await stream.entity.catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(OutputParseError)
+    expect((failure as OutputParseError).text).toBe(bad)
+  })
+
   it('starts the items over when a validation retry begins', async () => {
     const schema = z.array(z.object({ day: z.number() })).min(2)
     const { client: chat } = client(['[{"day": 1}]', '[{"day": 1}, {"day": 2}]'])

@@ -12,7 +12,9 @@ import {
   partialJsonParser,
   type PartialJsonParser,
   type ResolvedSchema,
+  validEntity,
 } from '../schema'
+import { AnswerText } from './answer-text'
 
 const COPIES_PER_CHAR = 2
 
@@ -39,9 +41,9 @@ export function entityStream<T>(
   let source: AsyncIterator<ChatClientResponse> | undefined
   let waiting: Array<() => void> = []
   let parser: PartialJsonParser
+  const push = (piece: string) => parser.push(piece)
   // The current model call: its text, its number (from 1), whether its JSON broke, its complete array items.
-  let text = ''
-  let unread = ''
+  let text = new AnswerText()
   let call = 0
   let broken = false
   let elements: unknown[] = []
@@ -64,23 +66,20 @@ export function entityStream<T>(
     if (newCall) {
       newCall = broken = false
       call++
-      text = unread = ''
+      text = new AnswerText()
       const items: unknown[] = (elements = [])
       parser = partialJsonParser({ partialStrings, onElement: (element) => items.push(element) })
     }
     const delta = chunk.chatResponse?.results[0]?.output.text
     if (!delta) return
-    text += delta
-    unread += delta
+    text.add(delta)
   }
 
-  // The parser reads the text when a reader looks (chunks that came meanwhile in one push, in one
+  // The parser reads the text when a reader looks (the chunks that came meanwhile, in one
   // tight loop); `entity` alone never needs it.
   const parse = () => {
-    const chunk = unread
-    unread = ''
     try {
-      if (chunk && !broken) parser.push(chunk)
+      if (!broken) text.read(push)
     } catch {
       // Prose before a tool call, or a bad answer: the end tells (a retry, or OutputParseError).
       broken = true
@@ -88,22 +87,23 @@ export function entityStream<T>(
   }
 
   // One reaction per chunk (as content() has): it takes the chunk and wakes every reader waiting for one.
+  const took = (step: IteratorResult<ChatClientResponse>) => {
+    if (step.done) ended = true
+    else take(step.value)
+    wake()
+  }
+  const failed = (error: unknown) => {
+    ended = true
+    failure = { error }
+    wake()
+  }
   const read = () => {
     source ??= open([callStarts])[Symbol.asyncIterator]()
-    source.next().then(
-      (step) => {
-        if (step.done) ended = true
-        else take(step.value)
-        wake()
-      },
-      (error: unknown) => {
-        ended = true
-        failure = { error }
-        wake()
-      },
-    )
+    source.next().then(took, failed)
   }
   const wake = () => {
+    // One reader is the common case: its callback may wait again at once, so the list is emptied first.
+    if (waiting.length === 1) return waiting.pop()!()
     const woken = waiting
     waiting = []
     for (const then of woken) then()
@@ -121,7 +121,18 @@ export function entityStream<T>(
       loop()
     }).then(() => {
       if (failure) throw failure.error
-      return parseEntity(text, schema)
+      // A reader's parser has read the answer already: its value is the answer's (JSON.parse's for
+      // the same text), unless the answer is bad, where parseEntity says why.
+      if (!text.started) return parseEntity(text.toString(), schema)
+      parse()
+      let value: unknown
+      try {
+        if (broken) throw new SyntaxError()
+        value = parser.end()
+      } catch {
+        return parseEntity(text.toString(), schema)
+      }
+      return validEntity(value, schema, () => text.toString())
     })
 
   const stop = async (): Promise<IteratorResult<never>> => {

@@ -12,11 +12,16 @@ export async function parseEntity<T>(text: string, schema: ResolvedSchema<T>): P
   } catch (error) {
     throw new OutputParseError(`The model's answer is not valid JSON (${(error as Error).message})`, text)
   }
+  return validEntity(value, schema, () => text)
+}
+
+/** A value read from a model answer, checked by the schema; `text` gives the answer for the error. */
+export async function validEntity<T>(value: unknown, schema: ResolvedSchema<T>, text: () => string): Promise<T> {
   const validation = await schema.validate(value)
   if (!validation.ok) {
     throw new OutputParseError(
       `The model's answer does not match the schema: ${formatIssues(validation.issues)}`,
-      text,
+      text(),
       validation.issues,
     )
   }
