@@ -28,7 +28,10 @@ const COMBINATIONS = [
     // 33.3 KB: the parser trimmed further (numbers and escapes read by JSON.parse, one copy-on-write
     // put) measured 33.17 KB with the wide-array throttle of partialEntity's reader; rounded up to
     // 33.2 KB, plus 0.1 KB for what main grew meanwhile (about 0.07 KB from other work).
-    budgetKB: 33.3,
+    // 33.9 KB: the parser became a class so that V8 optimizes it once for every stream (a warm
+    // parse took 2.7x the instructions when each parser's closures were optimized again), and the
+    // answer's text is held in blocks; the minifier keeps the class's field names: 33.81 KB.
+    budgetKB: 33.9,
     firstCall: true,
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },
