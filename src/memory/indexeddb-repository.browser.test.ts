@@ -114,6 +114,37 @@ describe('IndexedDBChatMemoryRepository in Chromium', () => {
     await expect(repository.findByConversationId('c')).rejects.toThrow(/Could not open IndexedDB/)
   })
 
+  it('opens again after a failed open, and names what to use where there is no IndexedDB', async () => {
+    let refuse = true
+    const flaky = {
+      open: (name: string, version?: number) => {
+        if (refuse) throw new DOMException('The operation is insecure.', 'SecurityError')
+        return indexedDB.open(name, version)
+      },
+    } as IDBFactory
+    const repository = new IndexedDBChatMemoryRepository({ databaseName: fresh(), indexedDB: flaky })
+    await expect(repository.findByConversationId('c')).rejects.toMatchObject({
+      name: 'ChatMemoryError',
+      code: 'unavailable',
+      conversationId: 'c',
+      message: expect.stringMatching(/Could not open IndexedDB .*: SecurityError: The operation is insecure/) as string,
+    })
+    refuse = false
+    await repository.saveAll('c', [userMessage('x')])
+    expect(texts(await repository.findByConversationId('c'))).toEqual(['x'])
+    await repository.close()
+
+    const original = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB')!
+    Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true })
+    try {
+      await expect(new IndexedDBChatMemoryRepository({ databaseName: fresh() }).conversations()).rejects.toThrow(
+        'This environment has no IndexedDB (a server, or a private mode without storage); use InMemoryChatMemoryRepository',
+      )
+    } finally {
+      Object.defineProperty(globalThis, 'indexedDB', original)
+    }
+  })
+
   it('stores images and files as Blobs, a data: URL turned into one, and ordered parts as they were', async () => {
     const databaseName = fresh()
     const repository = new IndexedDBChatMemoryRepository({ databaseName })

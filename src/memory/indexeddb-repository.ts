@@ -1,4 +1,4 @@
-import { isMessage, type Message } from '../core'
+import { isMessage, openIndexedDB, type Message } from '../core'
 import type { ChatMemoryRepository } from './chat-memory'
 import { ChatMemoryError } from './chat-memory-error'
 import {
@@ -227,41 +227,19 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   }
 
   #open(conversationId: string | undefined): Promise<IDBDatabase> {
-    this.#db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const unavailable = (why: string, cause?: unknown) => {
-        this.#db = undefined
-        reject(new ChatMemoryError('unavailable', conversationId, why, { cause }))
-      }
-      const factory = this.#options.indexedDB ?? globalThis.indexedDB
-      if (!factory)
-        return unavailable(
-          'This environment has no IndexedDB (a server, or a private mode without storage); use InMemoryChatMemoryRepository',
-        )
-      let request: IDBOpenDBRequest
-      try {
-        request = factory.open(this.databaseName, MEMORY_DB_VERSION)
-      } catch (error) {
-        return unavailable(`Could not open IndexedDB '${this.databaseName}': ${String(error)}`, error)
-      }
-      request.onupgradeneeded = (event) => upgrade(request.result, request.transaction!, event.oldVersion)
-      request.onblocked = () =>
-        console.warn(`IndexedDB '${this.databaseName}' waits for another tab to close its older connection`)
-      request.onerror = () =>
-        unavailable(
-          `Could not open IndexedDB '${this.databaseName}': ${request.error?.message ?? 'unknown error'}${request.error?.name === 'VersionError' ? ' (a newer version of this app upgraded it: reload the page)' : ''}`,
-          request.error,
-        )
-      request.onsuccess = () => {
-        const db = request.result
-        // A newer tab wants to upgrade: let it, and reopen on the next use.
-        db.onversionchange = () => {
-          db.close()
-          this.#db = undefined
-        }
-        resolve(db)
-      }
+    if (this.#db) return this.#db
+    const opening = openIndexedDB({
+      factory: this.#options.indexedDB,
+      name: this.databaseName,
+      version: MEMORY_DB_VERSION,
+      upgrade,
+      failure: (why, cause) => new ChatMemoryError('unavailable', conversationId, why, { cause }),
+      instead: 'use InMemoryChatMemoryRepository',
+      onClose: () => (this.#db = undefined),
     })
-    return this.#db
+    // A failed open is tried again on the next use.
+    opening.catch(() => this.#db === opening && (this.#db = undefined))
+    return (this.#db = opening)
   }
 }
 

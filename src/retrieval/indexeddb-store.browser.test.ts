@@ -93,4 +93,52 @@ describe('IndexedDBVectorStore', () => {
     expect(vector).toBeInstanceOf(Float32Array)
     expect(vector.buffer.byteLength).toBe(16)
   })
+
+  it('yields to another tab that upgrades the database, and says to reload when it is newer', async () => {
+    const embedding = new HashingEmbeddingModel()
+    const store = open(embedding)
+    await store.add([passage(1)])
+    const newer = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(store.databaseName, 2)
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(new Error(String(request.error)))
+    })
+    newer.close()
+    await expect(store.search({ text: 'passage 1', topK: 1 })).rejects.toThrow(
+      new RegExp(
+        `Could not open IndexedDB '${store.databaseName}': .*a newer version of this app upgraded it: reload the page`,
+      ),
+    )
+  })
+
+  it('says what to use where there is no IndexedDB, and opens again after a failed open', async () => {
+    let refuse = true
+    const flaky = {
+      open: (name: string, version?: number) => {
+        if (refuse) throw new DOMException('The operation is insecure.', 'SecurityError')
+        return indexedDB.open(name, version)
+      },
+      deleteDatabase: (name: string) => indexedDB.deleteDatabase(name),
+    } as IDBFactory
+    const store = new IndexedDBVectorStore(new HashingEmbeddingModel(), { name: freshName(), indexedDB: flaky })
+    opened.push(store)
+    await expect(store.add([passage(1)])).rejects.toThrow(
+      /Could not open IndexedDB .*: SecurityError: The operation is insecure/,
+    )
+    refuse = false
+    await store.add([passage(1)])
+    expect((await store.search({ text: 'passage 1', topK: 1 }))[0]).toMatchObject({ id: 'p1' })
+
+    const nowhere = new IndexedDBVectorStore(new HashingEmbeddingModel(), { name: freshName() })
+    // A page without IndexedDB (a private mode without storage).
+    const original = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB')!
+    Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true })
+    try {
+      await expect(nowhere.search({ text: 'x', topK: 1 })).rejects.toThrow(
+        'This environment has no IndexedDB (a server, or a private mode without storage); use InMemoryVectorStore',
+      )
+    } finally {
+      Object.defineProperty(globalThis, 'indexedDB', original)
+    }
+  })
 })

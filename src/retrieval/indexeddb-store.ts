@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../core'
+import { openIndexedDB, throwIfAborted } from '../core'
 import { isArray, type Document, type ScoredDocument } from './document'
 import type { EmbeddingModel } from './embedding-model'
 import { VectorIndex } from './vector-index'
@@ -161,44 +161,25 @@ export class IndexedDBVectorStore implements VectorStore {
   }
 
   #open(): Promise<IDBDatabase> {
-    this.#db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const failed = (why: string, cause?: unknown) => {
-        this.#db = undefined
-        reject(new Error(why, { cause }))
-      }
-      const factory = this.#factory ?? globalThis.indexedDB
-      if (!factory)
-        return failed(
-          'This environment has no IndexedDB (a server, or a private mode without storage); use InMemoryVectorStore',
-        )
-      let request: IDBOpenDBRequest
-      try {
-        request = factory.open(this.databaseName, DB_VERSION)
-      } catch (error) {
-        return failed(`Could not open IndexedDB '${this.databaseName}': ${String(error)}`, error)
-      }
-      request.onupgradeneeded = () => {
-        const db = request.result
+    if (this.#db) return this.#db
+    const opening = openIndexedDB({
+      factory: this.#factory,
+      name: this.databaseName,
+      version: DB_VERSION,
+      upgrade: (db) => {
         if (!db.objectStoreNames.contains(DOCUMENTS)) db.createObjectStore(DOCUMENTS, { keyPath: 'id' })
         if (!db.objectStoreNames.contains(META)) db.createObjectStore(META)
-      }
-      request.onerror = () =>
-        failed(
-          `Could not open IndexedDB '${this.databaseName}': ${request.error?.message ?? 'unknown error'}`,
-          request.error,
-        )
-      request.onsuccess = () => {
-        const db = request.result
-        // Another tab upgrades or deletes the database: let it, and reopen on the next use.
-        db.onversionchange = () => {
-          db.close()
-          this.#db = undefined
-          this.#cache = undefined
-        }
-        resolve(db)
-      }
+      },
+      failure: (why, cause) => new Error(why, { cause }),
+      instead: 'use InMemoryVectorStore',
+      onClose: () => {
+        this.#db = undefined
+        this.#cache = undefined
+      },
     })
-    return this.#db
+    // A failed open is tried again on the next use.
+    opening.catch(() => this.#db === opening && (this.#db = undefined))
+    return (this.#db = opening)
   }
 }
 
