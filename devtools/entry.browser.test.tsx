@@ -24,6 +24,32 @@ afterEach(async () => {
 })
 
 describe('the advisor-chain/devtools entry', () => {
+  // First in this file: the panel's chunk has not been loaded yet.
+  it("leaves the panel's room on the page while the panel's code loads, and the same room once it shows", async () => {
+    const seen = observeRoom()
+    await render(<AdvisorDevtools store={createDevtoolsStore()} initialIsOpen enabled />)
+    await vi.waitFor(() => expect(room().panel).toBe(true))
+    const final = seen.stop()
+    expect(final).toMatch(/^\d+px$/)
+    // Reserved before the panel was there, and never released or changed on the way.
+    expect(seen.values[0]).toEqual({ bottom: final, panel: false })
+    expect(seen.values.map((value) => value.bottom)).toEqual(seen.values.map(() => final))
+  })
+
+  it('keeps room for the page from the closed toggle to the open panel, never none', async () => {
+    const seen = observeRoom()
+    await render(<AdvisorDevtools store={createDevtoolsStore()} enabled />)
+    expect(room().bottom).toBe('60px')
+    const host = document.querySelector('[data-advisor-chain-devtools-host]')!
+    await act(async () => host.shadowRoot!.querySelector<HTMLButtonElement>('[data-testid="devtools-toggle"]')!.click())
+    await vi.waitFor(() => expect(room().panel).toBe(true))
+    const final = seen.stop()
+    expect(final).toMatch(/^\d+px$/)
+    expect(seen.values.map((value) => value.bottom).filter((bottom) => bottom !== '60px' && bottom !== final)).toEqual(
+      [],
+    )
+  })
+
   it('renders nothing when disabled', async () => {
     const store = createDevtoolsStore()
     const page = await render(
@@ -44,3 +70,26 @@ describe('the advisor-chain/devtools entry', () => {
     await vi.waitFor(() => expect(panel.querySelector('[data-advisor-chain-devtools-host]')?.shadowRoot).toBeTruthy())
   })
 })
+
+/** The room the page is told to leave at the bottom, and whether the open panel is there. */
+function room(): { bottom: string; panel: boolean } {
+  const host = document.querySelector('[data-advisor-chain-devtools-host]')
+  return {
+    bottom: document.documentElement.style.getPropertyValue('--advisor-devtools-bottom'),
+    panel: host?.shadowRoot?.querySelector('[data-testid="devtools-dock"]') != null,
+  }
+}
+
+/** Every room the page is told, as each change lands. */
+function observeRoom(): { values: Array<ReturnType<typeof room>>; stop: () => string } {
+  const values: Array<ReturnType<typeof room>> = []
+  const observer = new MutationObserver(() => values.push(room()))
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] })
+  return {
+    values,
+    stop: () => {
+      observer.disconnect()
+      return room().bottom
+    },
+  }
+}

@@ -3,7 +3,8 @@
 // The panel's code is loaded only when it first renders in a page, and in a production build it
 // renders nothing unless `enabled` (or it is loaded with `loadDevtools()`). On the server, and in
 // the render that hydrates, it renders nothing: it mounts once the page runs.
-import { Suspense, lazy, useEffect, useState } from 'react'
+import { Suspense, lazy, useEffect, useLayoutEffect, useState } from 'react'
+import { openedAt, reserveDockRoom, type Dock } from './dock'
 import { LoadBoundary } from './load-boundary'
 import { preferences, savePreferences } from './preferences'
 import { ClosedToggle } from './toggle'
@@ -73,11 +74,20 @@ export function AdvisorDevtools({ enabled = !isProduction(), ...props }: Advisor
   }
   return (
     <LoadBoundary>
-      <Suspense fallback={null}>
+      <Suspense fallback={<PanelRoom position={props.position ?? 'bottom'} />}>
         <LazyDevtools {...props} />
       </Suspense>
     </LoadBoundary>
   )
+}
+
+/** While the panel's code loads: the page already leaves the room the panel will take. */
+function PanelRoom({ position }: { position: Dock }) {
+  useLayoutEffect(() => {
+    const { dock, size } = openedAt(preferences(), position)
+    return reserveDockRoom(dock, size)
+  }, [position])
+  return null
 }
 
 /** The panel to place anywhere in your layout (it fills its container). */

@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useLayoutEffect } from 'react'
+import { reserveDockRoom } from './dock'
 import { useStore } from 'zustand'
 import { ShadowRoot } from './shadow-root'
 import type { DevtoolsStore } from './store'
@@ -7,7 +8,7 @@ import type { DevtoolsStore } from './store'
  * The room the closed toggle takes at the bottom right of the page, for the page's layout: the same
  * `--advisor-devtools-bottom` the open panel sets (the toggle's 16 px margin, its height and a gap).
  */
-const TOGGLE_ROOM = '60px'
+const TOGGLE_ROOM = 60
 
 const toggleStyles = `
 :host { all: initial; }
@@ -28,15 +29,8 @@ const toggleStyles = `
  */
 export function ClosedToggle({ store, onOpen }: { store: DevtoolsStore; onOpen: () => void }) {
   useStore(store, (state) => state.version)
-  useEffect(() => {
-    const style = document.documentElement.style
-    style.setProperty('--advisor-devtools-bottom', TOGGLE_ROOM)
-    style.setProperty('--advisor-devtools-right', '0px')
-    return () => {
-      style.removeProperty('--advisor-devtools-bottom')
-      style.removeProperty('--advisor-devtools-right')
-    }
-  }, [])
+  // Before paint, as the open panel's room: opening or closing never shows a frame without room.
+  useLayoutEffect(() => reserveDockRoom('bottom', TOGGLE_ROOM), [])
   const runs = store.runs()
   const running = runs.some((run) => run.status === 'running')
   const problems = runs.filter((run) => run.hasProblem).length

@@ -32,6 +32,22 @@ test("the panel's code loads when it is first opened, not with the page", async 
   expect(scripts.length).toBeGreaterThan(0)
 })
 
+test("the page keeps still when the panel's code arrives: its room is left while it loads", async ({ page }) => {
+  // The panel's chunk held back, as on a slow network: the page must not move when it lands (a
+  // click aimed at the page in that moment would hit something else).
+  await page.route('**/assets/panel-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await route.continue()
+  })
+  await page.reload()
+  const composer = demo(page).getByRole('textbox', { name: 'Message', exact: true })
+  await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
+  await expect(devtools(page).getByTestId('devtools-dock')).toHaveCount(0)
+  const before = await composer.boundingBox()
+  await expect(devtools(page).getByTestId('devtools-dock')).toBeVisible()
+  expect(await composer.boundingBox()).toEqual(before)
+})
+
 test('open state and dock are remembered across reloads', async ({ page }) => {
   const panel = devtools(page)
   await panel.getByRole('button', { name: 'Dock to the right' }).click()

@@ -22,22 +22,13 @@ test('offers every in-browser engine, picks llama.cpp here and says why, and run
   await expect(app.getByRole('radio', { name: 'llama.cpp (WebAssembly)' })).toHaveAttribute('aria-checked', 'true')
   await expect(page.getByTestId('engine-facts')).toContainText('any modern browser, on the CPU')
 
-  // On a loaded CI machine a click on the engine radios was once lost (the facts stayed on
-  // llama.cpp): the pick is clicked again until it shows, and then its facts must follow.
-  const pick = async (name: string) => {
-    const radio = app.getByRole('radio', { name })
-    await expect(async () => {
-      await radio.click({ timeout: 2_000 })
-      await expect(radio).toHaveAttribute('aria-checked', 'true', { timeout: 1_000 })
-    }).toPass({ timeout: 15_000 })
-  }
-  await pick('WebLLM')
+  await app.getByRole('radio', { name: 'WebLLM' }).click()
   await expect(page.getByTestId('engine-facts')).toContainText('not here: no usable WebGPU')
-  await pick("Chrome's built-in model")
+  await app.getByRole('radio', { name: "Chrome's built-in model" }).click()
   await expect(page.getByTestId('engine-facts')).toContainText('Gemini Nano')
   await expect(app.getByText("Chrome's built-in model is not available in this browser.")).toBeVisible()
 
-  await pick('llama.cpp (WebAssembly)')
+  await app.getByRole('radio', { name: 'llama.cpp (WebAssembly)' }).click()
   await expect(app.getByText('Tiny test model (nonsense text), made in this page')).toBeAttached()
   await app.getByRole('button', { name: 'Load with llama.cpp' }).click()
   await expect(page.getByTestId('model-pill')).toHaveText('llama.cpp · advisor-chain tiny test model (nonsense text)', {

@@ -37,11 +37,13 @@ const COMBINATIONS = [
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },
   {
     // What an app imports to mount the panel: the store and the closed toggle (about 1 KB of it).
-    // The panel itself (about 22 KB) loads when it is first opened.
+    // The panel itself (about 24 KB) loads when it is first opened.
+    // 9.2 KB (8.88 before): the dock's geometry moved here from the panel's chunk, so the page
+    // leaves the panel's room while that chunk loads and does not move when it lands.
     label: 'devtools: AdvisorDevtools + AdvisorDevtoolsPanel + createDevtoolsStore',
     names: ['AdvisorDevtools', 'AdvisorDevtoolsPanel', 'createDevtoolsStore'],
     from: 'advisor-chain/devtools',
-    budgetKB: 9,
+    budgetKB: 9.2,
   },
 ]
 

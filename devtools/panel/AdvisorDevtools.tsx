@@ -1,5 +1,6 @@
-import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react'
+import { useEffect, useLayoutEffect, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { PanelFrame, type DevtoolsPanelProps } from './DevtoolsPanel'
+import { clampSize, defaultSize, MIN_SIZE, reserveDockRoom, RIGHT_DOCK_MIN_WIDTH, room, type Dock } from '../dock'
 import { preferences, savePreferences } from '../preferences'
 import { ShadowRoot } from '../shadow-root'
 import { ClosedToggle } from '../toggle'
@@ -10,30 +11,6 @@ export interface AdvisorDevtoolsProps extends Omit<DevtoolsPanelProps, 'controls
   initialIsOpen?: boolean
   /** Where the panel docks at first (afterwards remembered). */
   position?: 'bottom' | 'right'
-}
-
-type Dock = 'bottom' | 'right'
-
-const MIN_SIZE = 180
-/** Room the page keeps beside the panel, so its own controls stay usable. */
-const PAGE_ROOM: Record<Dock, number> = { bottom: 240, right: 380 }
-/** Narrower than this, the panel docks at the bottom whatever was chosen: beside the page it would crush it. */
-const RIGHT_DOCK_MIN_WIDTH = 900
-
-function defaultSize(dock: Dock): number {
-  return dock === 'bottom' ? Math.min(400, Math.round(room().height * 0.45)) : 620
-}
-
-function clampSize(size: number, dock: Dock): number {
-  const space = dock === 'bottom' ? room().height : room().width
-  return Math.round(Math.max(Math.min(MIN_SIZE, space / 2), Math.min(size, space - PAGE_ROOM[dock])))
-}
-
-/** The viewport's size; a desktop-sized guess where there is no window (a server render). */
-function room(): { width: number; height: number } {
-  return typeof window === 'undefined'
-    ? { width: 1280, height: 800 }
-    : { width: window.innerWidth, height: window.innerHeight }
 }
 
 /** The viewport's size, kept current. */
@@ -48,21 +25,12 @@ function useViewport(): { width: number; height: number } {
 }
 
 /**
- * Tells the page how much of the viewport the open panel takes, as `--advisor-devtools-bottom`
- * and `--advisor-devtools-right` on the root element, so its layout can leave that room. Closed,
- * the toggle tells it instead (its effect runs before this one, which must not undo it).
+ * Tells the page how much of the viewport the open panel takes (`reserveDockRoom`), before the
+ * browser paints, so the page never shows a frame without that room. Closed, the toggle tells it
+ * instead (its effect runs before this one, which must not undo it).
  */
 function usePageInsets(open: boolean, dock: Dock, size: number): void {
-  useEffect(() => {
-    if (!open) return
-    const style = document.documentElement.style
-    style.setProperty('--advisor-devtools-bottom', dock === 'bottom' ? `${size}px` : '0px')
-    style.setProperty('--advisor-devtools-right', dock === 'right' ? `${size}px` : '0px')
-    return () => {
-      style.removeProperty('--advisor-devtools-bottom')
-      style.removeProperty('--advisor-devtools-right')
-    }
-  }, [open, dock, size])
+  useLayoutEffect(() => (open ? reserveDockRoom(dock, size) : undefined), [open, dock, size])
 }
 
 /** A floating button that opens the panel docked at the bottom or right of the page. */
