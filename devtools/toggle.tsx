@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react'
-import { reserveDockRoom } from './dock'
 import { useStore } from 'zustand'
+import { reserveDockRoom } from './dock'
 import { ShadowRoot } from './shadow-root'
 import type { DevtoolsStore } from './store'
 
