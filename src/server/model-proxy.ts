@@ -1,164 +1,124 @@
-import { proxyError, scrubKey } from './proxy-errors'
+import { headersForProvider } from './header-allow-list'
+import { scrubKey } from './key-scrubber'
+import { capOutput, outputLimit } from './output-caps'
+import { proxyError } from './proxy-errors'
+import { proxyConfig, type ModelProxyOptions, type ProxyConfig } from './proxy-options'
+import type { EndpointName } from './providers'
+import { relay } from './relay'
 import { readLimitedJson } from './request-body'
+import { withSystem } from './system-prompt'
+import { refusedTools } from './tool-policy'
+import { askForUsage, type TokenCount } from './usage-reader'
 
-export interface ModelProxyOptions {
-  /** The API the page's adapter speaks: OpenAIChatModel, OpenAIResponsesChatModel or AnthropicChatModel. */
-  provider: 'openai' | 'openai-responses' | 'anthropic'
-  /** The provider's key; it never reaches the page, and is scrubbed from every answer. Without it, every request gets a 500. */
-  apiKey: string
-  /** The provider's base URL; default its public API. */
-  baseURL?: string
-  /** The only models the page may ask for. */
-  models: readonly string[]
-  /** Caps max_tokens, max_completion_tokens and max_output_tokens; a request without one gets the cap. */
-  maxTokens?: number
-  /** The largest request body taken (default 4 MB). */
-  maxBodyBytes?: number
-  /** Decides whether a request may use the model (a session, a rate limit); false answers 401. */
-  authorize?: (request: Request) => boolean | Promise<boolean>
-}
-
-interface Provider {
-  /** The endpoint the page's adapter posts to, as the end of the route's path. */
-  endpoint: string
-  baseURL: string
-  /** The output-token limits a request of this API can carry; the first is set when none is. */
-  tokenFields: readonly string[]
-  headers(apiKey: string, request: Request): Record<string, string>
-}
-
-const PROVIDERS: Record<ModelProxyOptions['provider'], Provider> = {
-  openai: {
-    endpoint: 'chat/completions',
-    baseURL: 'https://api.openai.com/v1',
-    tokenFields: ['max_completion_tokens', 'max_tokens'],
-    headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-  },
-  'openai-responses': {
-    endpoint: 'responses',
-    baseURL: 'https://api.openai.com/v1',
-    tokenFields: ['max_output_tokens'],
-    headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-  },
-  anthropic: {
-    endpoint: 'v1/messages',
-    baseURL: 'https://api.anthropic.com',
-    tokenFields: ['max_tokens'],
-    headers: (apiKey, request) => ({
-      'x-api-key': apiKey,
-      'anthropic-version': request.headers.get('anthropic-version') ?? '2023-06-01',
-      ...(request.headers.get('anthropic-beta') ? { 'anthropic-beta': request.headers.get('anthropic-beta')! } : {}),
-    }),
-  },
-}
-
-/** Headers of the provider's answer the page may see; the body is decoded already, so no encoding or length. */
-const PASSED_HEADERS =
-  /^(content-type|retry-after|retry-after-ms|x-should-retry|x-request-id|request-id|x-ratelimit-.*|anthropic-ratelimit-.*)$/i
-
-const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+export type { ModelProxyOptions }
 
 /**
  * A Fetch API handler that keeps a model API's key on the server: the page's adapter posts to it
  * (its `baseURL` is the route), and it forwards the request to the provider with the key, after
- * checking it — the model one of `models`, every output-token limit capped, the body under
- * `maxBodyBytes`, `authorize` passed. The answer streams through as it comes; a page that goes away
- * cancels the provider's request. Use it as a Next.js route handler (`export const POST = proxy`),
- * in Hono (`app.post('/api/model/*', (c) => proxy(c.req.raw))`), or in Node's http with `nodeHandler`.
+ * checking it — the endpoint one of `endpoints`, the model one of `models`, every output-token limit
+ * capped and one completion only, the tools allowed, the body under `maxBodyBytes`, `authorize`
+ * passed. The answer streams through as it comes, without the key; a page that goes away cancels the
+ * provider's request. Use it as a Next.js route handler (`export const POST = proxy`), in Hono
+ * (`app.post('/api/model/*', (c) => proxy(c.req.raw))`), or in Node's http with `nodeHandler`.
  */
 export function createModelProxy(options: ModelProxyOptions): (request: Request) => Promise<Response> {
-  const provider = PROVIDERS[options.provider]
-  if (!provider)
-    throw new TypeError(
-      `createModelProxy: provider must be 'openai', 'openai-responses' or 'anthropic', got ${String(options.provider)}`,
-    )
-  if (options.apiKey !== undefined && typeof options.apiKey !== 'string')
-    throw new TypeError('createModelProxy: apiKey must be a string (read it from the server environment)')
-  if (!Array.isArray(options.models) || options.models.length === 0)
-    throw new TypeError('createModelProxy needs the models the page may ask for, e.g. { models: ["gpt-4o-mini"] }')
-  const maxTokens = options.maxTokens
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
-    throw new RangeError(`createModelProxy: maxTokens must be a whole number above 0, got ${maxTokens}`)
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0))
-    throw new RangeError(`createModelProxy: maxBodyBytes must be a whole number above 0, got ${maxBodyBytes}`)
-  const upstream = `${(options.baseURL ?? provider.baseURL).replace(/\/+$/, '')}/${provider.endpoint}`
-  const models = new Set(options.models)
-  const { apiKey } = options
-
+  const config = proxyConfig(options)
   return async (request) => {
-    // Checked per request, not when the route module loads: a build may load it without the key.
-    if (!apiKey) return proxyError(options.provider, 500, 'The model proxy has no API key: set it on the server.')
-    if (request.method !== 'POST') return proxyError(options.provider, 405, 'The model proxy takes POST requests only.')
-    if (!new URL(request.url).pathname.replace(/\/+$/, '').endsWith(`/${provider.endpoint}`))
-      return proxyError(options.provider, 404, `The model proxy forwards ${provider.endpoint} only.`)
-    let authorized: boolean
     try {
-      authorized = options.authorize ? (await options.authorize(request)) === true : true
+      return await answer(request, config)
     } catch (error) {
-      console.error('createModelProxy: authorize failed; the request was refused', error)
-      authorized = false
+      console.error('createModelProxy: the request failed', error)
+      return proxyError(config.provider, 500, 'The model proxy failed on this request; the reason is in its log.')
     }
-    if (!authorized) return proxyError(options.provider, 401, 'This request may not use the model.')
-    const read = await readLimitedJson(request, maxBodyBytes)
-    if (!read.ok) return proxyError(options.provider, read.status, read.message)
-    const body = read.body
-    if (typeof body.model !== 'string' || !models.has(body.model))
-      return proxyError(options.provider, 403, `The model ${JSON.stringify(body.model)} is not one this proxy serves.`)
-    const capped = capTokens(body, provider.tokenFields, maxTokens)
-    if (typeof capped === 'string') return proxyError(options.provider, 400, capped)
-    let answer: Response
-    try {
-      answer = await fetch(upstream, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...provider.headers(apiKey, request) },
-        body: JSON.stringify(capped),
-        signal: request.signal,
-      })
-    } catch (error) {
-      if (request.signal.aborted) return new Response(null, { status: 499 })
-      return proxyError(
-        options.provider,
-        502,
-        `The model proxy could not reach the provider: ${scrubKey(String(error), apiKey)}`,
-      )
-    }
-    return relay(answer, options.provider, apiKey)
   }
 }
 
-/** The body with every output-token limit at most `cap` (and the first set to it when none is), or what is wrong. */
-function capTokens(
-  body: Record<string, unknown>,
-  fields: readonly string[],
-  cap: number | undefined,
-): Record<string, unknown> | string {
-  const capped = { ...body }
-  let present = false
-  for (const field of fields) {
-    const value = capped[field]
-    if (value === undefined || value === null) continue
-    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
-      return `${field} must be a whole number above 0, got ${JSON.stringify(value)}`
-    present = true
-    if (cap !== undefined && value > cap) capped[field] = cap
+async function answer(request: Request, config: ProxyConfig): Promise<Response> {
+  const { provider, api, apiKey } = config
+  // Checked per request, not when the route module loads: a build may load it without the key.
+  if (!apiKey) return proxyError(provider, 500, 'The model proxy has no API key: set it on the server.')
+  if (request.method !== 'POST') return proxyError(provider, 405, 'The model proxy takes POST requests only.')
+  const endpoint = endpointOf(new URL(request.url).pathname, config)
+  if (!endpoint) {
+    const served = Object.keys(config.upstream).map((name) => api.endpoints[name as EndpointName])
+    const hint =
+      api.endpoints.embeddings && !config.upstream.embeddings
+        ? " To serve embeddings, add 'embeddings' to the proxy's endpoints on the server."
+        : ''
+    return proxyError(provider, 404, `The model proxy forwards ${served.join(' and ')} only.${hint}`)
   }
-  if (!present && cap !== undefined) capped[fields[0]!] = cap
-  return capped
-}
-
-/** The provider's answer for the page: streamed as it comes, with only safe headers; errors without the key. */
-async function relay(answer: Response, provider: ModelProxyOptions['provider'], apiKey: string): Promise<Response> {
-  const headers = new Headers()
-  answer.headers.forEach((value, name) => {
-    if (PASSED_HEADERS.test(name)) headers.set(name, value)
+  if (!(await authorized(request, config))) return proxyError(provider, 401, 'This request may not use the model.')
+  const read = await readLimitedJson(request, config.maxBodyBytes, config.bodyTimeoutMs)
+  if (!read.ok) return proxyError(provider, read.status, read.message)
+  const model = read.body['model']
+  if (typeof model !== 'string' || !config.models.has(model))
+    return proxyError(provider, 403, `The model ${JSON.stringify(model)} is not one this proxy serves.`)
+  const checked = endpoint === 'chat' ? checkedChat(read.body, config) : read.body
+  if (typeof checked === 'string') return proxyError(provider, 400, checked)
+  const toolRefusal = endpoint === 'chat' ? refusedTools(checked, config.tools) : undefined
+  if (toolRefusal) return proxyError(provider, 403, toolRefusal)
+  const body = JSON.stringify(config.onUsage ? askForUsage(checked, provider) : checked)
+  let upstream: Response
+  try {
+    upstream = await fetch(config.upstream[endpoint]!, {
+      method: 'POST',
+      headers: headersForProvider(provider, request, config.keyHeader),
+      body,
+      signal: request.signal,
+      redirect: 'manual',
+    })
+  } catch (error) {
+    if (request.signal.aborted) return new Response(null, { status: 499 })
+    return proxyError(provider, 502, `The model proxy could not reach the provider: ${scrubKey(String(error), apiKey)}`)
+  }
+  const cap = endpoint === 'chat' ? outputLimit(checked, api.tokenFields) : 0
+  return relay(upstream, {
+    provider,
+    apiKey,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    onEnd: (usage, whole) => report(config, request, model, counted(usage, whole, cap, body)),
   })
-  if (answer.ok) return new Response(answer.body, { status: answer.status, headers })
-  // The page must not learn anything of the key, not even that it was refused in the provider's words.
-  if (answer.status === 401 || answer.status === 403) {
-    await answer.body?.cancel().catch(() => {})
-    return proxyError(provider, 502, "The provider refused the model proxy's key; check the key on the server.")
+}
+
+function endpointOf(pathname: string, config: ProxyConfig): EndpointName | undefined {
+  const path = pathname.replace(/\/+$/, '')
+  return (Object.keys(config.upstream) as EndpointName[]).find((endpoint) =>
+    path.endsWith(`/${config.api.endpoints[endpoint]}`),
+  )
+}
+
+async function authorized(request: Request, config: ProxyConfig): Promise<boolean> {
+  if (!config.authorize) return true
+  try {
+    return (await config.authorize(request)) === true
+  } catch (error) {
+    console.error('createModelProxy: authorize failed; the request was refused', error)
+    return false
   }
-  const text = await answer.text().catch(() => '')
-  return new Response(scrubKey(text, apiKey), { status: answer.status, headers })
+}
+
+/** A chat body capped to one completion of at most maxTokens, with the server's system prompt first. */
+function checkedChat(body: Record<string, unknown>, config: ProxyConfig): Record<string, unknown> | string {
+  const capped = capOutput(body, config.api.tokenFields, config.maxTokens)
+  if (typeof capped === 'string' || config.system === undefined) return capped
+  return withSystem(capped, config.provider, config.system)
+}
+
+/** The usage to report: as read when the answer came whole; else the most it could have cost. */
+function counted(usage: TokenCount | undefined, whole: boolean, cap: number | undefined, body: string): TokenCount {
+  const inputTokens = usage?.inputTokens ?? Math.ceil(new TextEncoder().encode(body).length / 4)
+  const read = usage?.outputTokens
+  const outputTokens = whole && read !== undefined ? read : Math.max(read ?? 0, cap ?? 0)
+  return { inputTokens, outputTokens }
+}
+
+function report(config: ProxyConfig, request: Request, model: string, usage: TokenCount): void {
+  if (!config.onUsage) return
+  const failed = (error: unknown) => console.error('createModelProxy: onUsage failed', error)
+  try {
+    // An async onUsage that rejects must not become an unhandled rejection that ends the process.
+    Promise.resolve(config.onUsage({ ...usage, model }, request) as unknown).catch(failed)
+  } catch (error) {
+    failed(error)
+  }
 }
