@@ -92,6 +92,7 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
       const named = error instanceof ChatModelError && error.status === 400 && /input\[(\d+)\]/.exec(error.message)
       if (named && Number(named[1]) < batch.length)
         throw new EmbeddingInputError(error.message, offset + Number(named[1]), { cause: error })
+      if (error instanceof ChatModelError && error.code === 'endpoint_not_served') throw this.#notServed(error)
       throw error
     }
     return this.#vectorsOf(await readJson<EmbeddingsAnswer>(response, signal, this.#context), batch.length)
@@ -131,6 +132,14 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
       vector[i] = value
     }
     return vector
+  }
+
+  /** A model proxy (createModelProxy) that serves chat only: the model name is not what is wrong. */
+  #notServed(error: ChatModelError): ChatModelError {
+    return new ChatModelError(
+      `${this.#context.label} is a model proxy that does not serve /embeddings (HTTP 404): add 'embeddings' to its endpoints on the server, createModelProxy({ …, endpoints: ['chat', 'embeddings'] }).`,
+      { provider: this.provider, status: 404, code: 'endpoint_not_served', retryable: false, cause: error },
+    )
   }
 
   #invalid(what: string): ChatModelError {

@@ -45,7 +45,13 @@ async function answer(request: Request, config: ProxyConfig): Promise<Response> 
       api.endpoints.embeddings && !config.upstream.embeddings
         ? " To serve embeddings, add 'embeddings' to the proxy's endpoints on the server."
         : ''
-    return proxyError(provider, 404, `The model proxy forwards ${served.join(' and ')} only.${hint}`)
+    // The code tells OpenAIEmbeddingModel that the route is a proxy without embeddings, not a wrong model.
+    return proxyError(
+      provider,
+      404,
+      `The model proxy forwards ${served.join(' and ')} only.${hint}`,
+      'endpoint_not_served',
+    )
   }
   if (!(await authorized(request, config))) return proxyError(provider, 401, 'This request may not use the model.')
   const read = await readLimitedJson(request, config.maxBodyBytes, config.bodyTimeoutMs)
