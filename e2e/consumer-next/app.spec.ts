@@ -47,7 +47,28 @@ test('renders on the server without the devtools, hydrates without a warning, an
   expect(problems).toEqual([])
 })
 
-test('the route refuses a model it does not serve, and the chain runs in a route handler too', async ({ request }) => {
+test('the route serves embeddings without the key, for the embedding model it allows', async ({ request }) => {
+  const embedded = await request.post('/api/openai/embeddings', {
+    data: { model: 'mock-embedding', input: ['sunny', 'rain'], encoding_format: 'float' },
+  })
+  expect(embedded.status()).toBe(200)
+  const text = await embedded.text()
+  expect(text).not.toContain(KEY)
+  expect(JSON.parse(text)).toMatchObject({
+    data: [
+      { index: 0, embedding: [5, 1] },
+      { index: 1, embedding: [4, 1] },
+    ],
+  })
+  const other = await request.post('/api/openai/embeddings', {
+    data: { model: 'text-embedding-3-large', input: ['a'] },
+  })
+  expect(other.status()).toBe(403)
+})
+
+test('the route refuses a model it does not serve, a tool it does not allow and several choices, and the chain runs in a route handler too', async ({
+  request,
+}) => {
   const refused = await request.post('/api/openai/chat/completions', {
     data: { model: 'gpt-5-expensive', messages: [{ role: 'user', content: 'hi' }] },
   })
@@ -55,6 +76,18 @@ test('the route refuses a model it does not serve, and the chain runs in a route
   expect(await refused.text()).not.toContain(KEY)
   const other = await request.post('/api/openai/files', { data: { model: 'mock-model' } })
   expect(other.status()).toBe(404)
+  const tool = { type: 'function', function: { name: 'run_shell', parameters: { type: 'object' } } }
+  const shell = await request.post('/api/openai/chat/completions', {
+    data: { model: 'mock-model', messages: [{ role: 'user', content: 'hi' }], tools: [tool] },
+  })
+  expect(shell.status()).toBe(403)
+  expect(await shell.json()).toMatchObject({
+    error: { message: 'The tool "run_shell" is not one this model proxy allows.' },
+  })
+  const many = await request.post('/api/openai/chat/completions', {
+    data: { model: 'mock-model', messages: [{ role: 'user', content: 'hi' }], n: 50 },
+  })
+  expect(many.status()).toBe(400)
 
   const server = await request.get('/api/run-on-server')
   expect(await server.json()).toMatchObject({ answer: 'The sum is 5.' })
