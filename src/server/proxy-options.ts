@@ -3,7 +3,7 @@ import type { ToolPolicy } from './tool-policy'
 
 export interface ModelProxyOptions {
   /** The API the page's adapter speaks: OpenAIChatModel, OpenAIResponsesChatModel or AnthropicChatModel. */
-  provider: ProviderName
+  provider: 'openai' | 'openai-responses' | 'anthropic'
   /** The provider's key; it never reaches the page, and is scrubbed from every answer. Without it, every request gets a 500. */
   apiKey: string
   /**
@@ -26,11 +26,11 @@ export interface ModelProxyOptions {
    */
   authorize?: (request: Request) => boolean | Promise<boolean>
   /** What the proxy serves: 'chat' (the provider's chat endpoint) and 'embeddings' (OpenAI's `/embeddings`). Default ['chat']. */
-  endpoints?: ReadonlyArray<EndpointName>
+  endpoints?: ReadonlyArray<'chat' | 'embeddings'>
   /** A system prompt the server puts first in every chat request; the page's own system messages follow it. */
   system?: string
   /** The tools a page may send: 'any' (default), 'none', or their names (a provider's built-in tools by their type). */
-  tools?: ToolPolicy
+  tools?: 'any' | 'none' | readonly string[]
   /**
    * Tokens each answered request used, read from the answer (a stream is asked for its usage), for
    * budgets and per-user limits. When the answer does not say — the page left before the end, the
