@@ -58,7 +58,7 @@ async function answer(request: Request, config: ProxyConfig): Promise<Response> 
   if (!read.ok) return proxyError(provider, read.status, read.message)
   const model = read.body['model']
   if (typeof model !== 'string' || !config.models.has(model))
-    return proxyError(provider, 403, `The model ${JSON.stringify(model)} is not one this proxy serves.`)
+    return proxyError(provider, 403, `The model ${JSON.stringify(model)?.slice(0, 200)} is not one this proxy serves.`)
   const checked = endpoint === 'chat' ? checkedChat(read.body, config) : read.body
   if (typeof checked === 'string') return proxyError(provider, 400, checked)
   const toolRefusal = endpoint === 'chat' ? refusedTools(checked, config.tools) : undefined
