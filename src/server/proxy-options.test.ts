@@ -316,6 +316,21 @@ describe.each(MOUNTS)('the proxy %s', (_, mount) => {
       expect(usages[0]!.inputTokens).toBeGreaterThan(0)
     })
 
+    it('counts the output cap when a whole stream never says its usage, whatever garbage it holds', async () => {
+      provider.answer = (_, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' })
+        response.write('data: {"usage":\n\ndata: [1,2]\n\ndata: {"usage":{"prompt_tokens":"many"}}\n\n')
+        response.end(`data: {"pad":"${'x'.repeat(2_000_000)}","usage":{"prompt_tokens":1,"completion_tokens":1}}\n\n`)
+      }
+      const response = await send(post('/x/chat/completions', { model: 'gpt-test', stream: true }), {
+        maxTokens: 250,
+        onUsage,
+      })
+      await response.text()
+      await expect.poll(() => usages).toHaveLength(1)
+      expect(usages[0]).toMatchObject({ outputTokens: 250, model: 'gpt-test' })
+    })
+
     it('is not called for an error answer', async () => {
       provider.answer = (_, response) => sendJson(response, 429, { error: { message: 'slow down' } })
       const response = await send(post('/x/chat/completions', { model: 'gpt-test' }), { onUsage })
