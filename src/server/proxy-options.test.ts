@@ -171,6 +171,16 @@ describe.each(MOUNTS)('the proxy %s', (_, mount) => {
       expect(provider.received).toHaveLength(1)
     })
 
+    it('refuses a tool with a decoy name in a field its API does not read', async () => {
+      const decoy = { type: 'function', name: 'run_shell', function: { name: 'get_weather' } }
+      const response = await send(post('/x/responses', { model: 'gpt-test', tools: [decoy] }), {
+        provider: 'openai-responses',
+        tools: ['get_weather'],
+      })
+      expect(response.status).toBe(403)
+      expect(await errorOf(response)).toMatch(/"run_shell" is not one/)
+    })
+
     it("refuses every tool with 'none', legacy functions included", async () => {
       for (const body of [{ tools: [weather] }, { functions: [{ name: 'get_weather' }] }]) {
         const response = await send(post('/x/chat/completions', { model: 'gpt-test', ...body }), { tools: 'none' })

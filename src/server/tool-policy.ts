@@ -15,19 +15,25 @@ export function refusedTools(body: Record<string, unknown>, policy: ToolPolicy):
   if (sent.length === 0) return undefined
   if (policy === 'none') return `This model proxy takes no tools, but the request sent ${sent.length}.`
   for (const tool of sent) {
-    const name = toolName(tool)
-    if (name === undefined) return `Each tool needs a name or a type, got ${JSON.stringify(tool)?.slice(0, 200)}.`
-    if (!policy.includes(name)) return `The tool ${JSON.stringify(name)} is not one this model proxy allows.`
+    const names = toolNames(tool)
+    if (names.length === 0) return `Each tool needs a name or a type, got ${JSON.stringify(tool)?.slice(0, 200)}.`
+    const other = names.find((name) => !policy.includes(name))
+    if (other !== undefined)
+      return `The tool ${JSON.stringify(other.slice(0, 200))} is not one this model proxy allows.`
   }
   return undefined
 }
 
-function toolName(tool: unknown): string | undefined {
-  if (!isRecord(tool)) return undefined
+/** Every name the tool goes by, whichever field its API reads, so a decoy name in another field allows nothing. */
+function toolNames(tool: unknown): string[] {
+  if (!isRecord(tool)) return []
   const type = tool['type']
-  if (type !== undefined && type !== 'function' && type !== 'custom') return typeof type === 'string' ? type : undefined
-  const named = [tool['function'], tool['custom'], tool].find(isRecord)!
-  return typeof named['name'] === 'string' ? named['name'] : undefined
+  if (type !== undefined && type !== 'function' && type !== 'custom') return typeof type === 'string' ? [type] : []
+  const named = [tool, tool['function'], tool['custom']].filter(isRecord)
+  const names = named.map((holder) => holder['name'])
+  return names.every((name) => name === undefined || typeof name === 'string')
+    ? names.filter((name) => name !== undefined)
+    : []
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
