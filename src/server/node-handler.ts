@@ -52,7 +52,9 @@ function requestOf(incoming: IncomingRequest, signal: AbortSignal): Request | { 
   const headers = new Headers()
   try {
     for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+      // HTTP/2's pseudo-headers (`:path`) are no headers of a Fetch Request.
+      if (value !== undefined && !name.startsWith(':'))
+        headers.set(name, Array.isArray(value) ? value.join(', ') : value)
     }
   } catch {
     return refused('A request header is not valid.')
