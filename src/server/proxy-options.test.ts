@@ -8,9 +8,9 @@ import { createModelProxy, type ModelProxyOptions } from './index'
 import { errorOf, fakeProvider, MOUNTS, post, sendJson, type FakeProvider, type Mounted } from './testing/loopback'
 
 const KEY = 'sk-options-SECRET-0123456789'
-const FIXTURES = '/work/shared/fixtures/providers'
-const fixture = (path: string) =>
-  readFileSync(path.startsWith('src/') ? resolve(import.meta.dirname, '../..', path) : `${FIXTURES}/${path}`)
+// Recorded provider bytes, as the adapters' tests use them (see that folder's README).
+const FIXTURES = resolve(import.meta.dirname, '../models/__fixtures__/providers')
+const fixture = (path: string) => readFileSync(resolve(FIXTURES, path))
 let provider: FakeProvider
 
 beforeAll(async () => (provider = await fakeProvider()))
@@ -267,7 +267,7 @@ describe.each(MOUNTS)('the proxy %s', (_, mount) => {
       [
         'a Responses stream',
         'openai-responses',
-        'src/models/__fixtures__/providers/openai-responses/stream-after-function-calls.sse',
+        'openai-responses/stream-after-function-calls.sse',
         'text/event-stream',
         136,
         32,
