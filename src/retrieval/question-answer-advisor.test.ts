@@ -76,6 +76,16 @@ describe('QuestionAnswerAdvisor', () => {
     )
   })
 
+  it("leaves a placeholder in the user's question as the user's text", async () => {
+    const { client, model } = await setup(['ok'], (builder) =>
+      builder.topK(1).promptTemplate('Q: {query}\nDocs:\n{question_answer_context}'),
+    )
+    await client.prompt('What does {question_answer_context} or {query} mean, returns?').call().content()
+    expect(lastUserText(model.prompts[0]!.messages)).toBe(
+      'Q: What does {question_answer_context} or {query} mean, returns?\nDocs:\nReturns are accepted within thirty days.',
+    )
+  })
+
   it('takes a filter, topK and minScore for one request through advisor params', async () => {
     const { client, model } = await setup(['ok', 'ok'])
     await client
