@@ -57,7 +57,7 @@ function useOffInProductionNote(enabled: boolean | undefined): void {
     if (enabled !== undefined || toldOff || !isProduction()) return
     toldOff = true
     console.info(
-      'advisor-chain/devtools: the devtools render nothing in a production build. Pass enabled (e.g. enabled={process.env.NEXT_PUBLIC_DEVTOOLS === "1"}) to show them here.',
+      'advisor-chain/devtools: the devtools render nothing in a production build; pass enabled to show them.',
     )
   }, [enabled])
 }
