@@ -26,11 +26,11 @@ function strict(node: unknown): boolean {
     )
       return false
   const inner: unknown[] = [
-    ...Object.values(properties as object),
+    ...Object.values(properties as Record<string, unknown>),
     ...(items === undefined ? [] : [items]),
     ...(Array.isArray(anyOf) ? (anyOf as unknown[]) : []),
-    ...Object.values($defs as object),
-    ...Object.values(definitions as object),
+    ...Object.values($defs as Record<string, unknown>),
+    ...Object.values(definitions as Record<string, unknown>),
   ]
   return inner.every(strict)
 }
