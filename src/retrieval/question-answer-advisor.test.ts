@@ -196,6 +196,16 @@ describe('QuestionAnswerAdvisor', () => {
     expect(run.rounds).toHaveLength(1)
   })
 
+  it('titles the run with the question, not the template around it, in whatever order the events come', async () => {
+    const { client, collector } = await setup(['At nine.'])
+    await client.prompt('When does the shop open?').call().content()
+    for (const events of [collector.events, [...collector.events].reverse()]) {
+      const reader = new TraceReader()
+      for (const traced of events) reader.add(traced, true)
+      expect(reader.runs()[0]!.label).toBe('When does the shop open?')
+    }
+  })
+
   it('records the retrieval of a stream too, and masks secrets and long texts in the trace', async () => {
     const secret = 'sk-test-retrieval-secret-123456'
     registerSecret(secret)
