@@ -48,7 +48,7 @@ export default defineConfig(({ mode }) => ({
           outDir: 'dist',
           // The declarations are written after this build (tsc); nothing older may linger.
           emptyOutDir: true,
-          // Maps double the package; ADVISOR_CHAIN_SOURCEMAP=1 npm run build:lib adds them.
+          // Maps double the package; ADVISOR_CHAIN_SOURCEMAP=1 npm run build adds them.
           sourcemap: process.env.ADVISOR_CHAIN_SOURCEMAP === '1',
           lib: {
             entry: Object.fromEntries(

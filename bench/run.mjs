@@ -92,9 +92,9 @@ for (const name of BROWSER_BENCHES.filter((bench) => bench.includes(filter))) {
 // What an app pays for in its first chunk, measured from the built package as the size gate of
 // `npm test` measures it (scripts/size.mjs).
 if ('bundle-size'.includes(filter)) {
-  const built = spawnSync('npm', ['run', 'build:lib'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
   if (built.status !== 0) {
-    console.error('npm run build:lib failed')
+    console.error('npm run build failed')
     process.exit(1)
   }
   const { measureSizes } = await import('../scripts/size.mjs')

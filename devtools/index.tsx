@@ -49,6 +49,19 @@ interface Enabled {
   enabled?: boolean
 }
 
+let toldOff = false
+
+/** Once a page: a production build leaves the devtools out unless told, and says how to keep them. */
+function useOffInProductionNote(enabled: boolean | undefined): void {
+  useEffect(() => {
+    if (enabled !== undefined || toldOff || !isProduction()) return
+    toldOff = true
+    console.info(
+      'advisor-chain/devtools: the devtools render nothing in a production build; pass enabled to show them.',
+    )
+  }, [enabled])
+}
+
 /** False on the server and in the render that hydrates; true once the component mounted in a page. */
 function useMounted(): boolean {
   const [mounted, setMounted] = useState(false)
@@ -61,7 +74,9 @@ function useMounted(): boolean {
  * panel is first opened only the button is there: the panel's code loads when it is opened (at once
  * when it was left open, or with `initialIsOpen`).
  */
-export function AdvisorDevtools({ enabled = !isProduction(), ...props }: AdvisorDevtoolsProps & Enabled) {
+export function AdvisorDevtools({ enabled: given, ...props }: AdvisorDevtoolsProps & Enabled) {
+  const enabled = given ?? !isProduction()
+  useOffInProductionNote(given)
   const mounted = useMounted()
   const [opened, setOpened] = useState(false)
   if (!enabled || !mounted) return null
@@ -91,7 +106,9 @@ function PanelRoom({ position }: { position: Dock }) {
 }
 
 /** The panel to place anywhere in your layout (it fills its container). */
-export function AdvisorDevtoolsPanel({ enabled = !isProduction(), ...props }: DevtoolsPanelProps & Enabled) {
+export function AdvisorDevtoolsPanel({ enabled: given, ...props }: DevtoolsPanelProps & Enabled) {
+  const enabled = given ?? !isProduction()
+  useOffInProductionNote(given)
   const mounted = useMounted()
   if (!enabled || !mounted) return null
   return (

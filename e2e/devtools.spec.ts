@@ -471,6 +471,7 @@ test('the chain view warns about a memory advisor inside the loop and an observe
   page,
 }, testInfo) => {
   await openPanel(page)
+  // Round 2's request carries the assistant's call and the tool's result twice: the history went twice.
   const memoryInside = sampleRun({ runId: 'memory-inside', toolRounds: 1 }).map((event) =>
     event.type === 'run-start'
       ? {
@@ -481,7 +482,9 @@ test('the chain view warns about a memory advisor inside the loop and an observe
             { name: 'Observer Advisor', order: -2147483248, placement: 'inside-loop' as const },
           ],
         }
-      : event,
+      : event.type === 'model-request' && event.round === 2
+        ? { ...event, messages: [...event.messages, ...event.messages] }
+        : event,
   )
   const outside: TraceEvent[] = [
     { ...memoryInside[0]!, runId: 'observer-outside', seq: 500, observer: 'outside-loop' } as TraceEvent,

@@ -2,7 +2,7 @@
 // checked in under api/ (API Extractor, reading the built declarations in dist/). A change to the
 // public API fails this check until the report is updated with `npm run api:update`, so an
 // accidental export or a breaking change shows up in review.
-// Usage: node scripts/api-report.mjs [--update]   (needs `npm run build:lib` first)
+// Usage: node scripts/api-report.mjs [--update]   (needs `npm run build` first)
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { CompilerState, Extractor, ExtractorConfig } from '@microsoft/api-extractor'

@@ -1,7 +1,7 @@
 // Every entry of the built package imports in plain Node (no window, document or storage), the
 // React entries carry 'use client' as their first statement, and they render on a server with
 // react-dom/server: the devtools render nothing there (they mount in the page), useChat renders
-// its state. Usage: node scripts/check-ssr.mjs   (needs `npm run build:lib` first)
+// its state. Usage: node scripts/check-ssr.mjs   (needs `npm run build` first)
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'

@@ -5,7 +5,7 @@
 // counted.
 // What loads on demand is reported apart and may only be what a page may never use: no chunk of
 // the first call's code may be lazy, so the first call never waits on a fetch.
-// Usage: node scripts/size.mjs   (needs `npm run build:lib` first; exits 1 when over a budget)
+// Usage: node scripts/size.mjs   (needs `npm run build` first; exits 1 when over a budget)
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'

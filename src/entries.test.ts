@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { build, type Rolldown } from 'vite'
 import { describe, expect, it } from 'vitest'
 
-// The library as `npm run build:lib` builds it: an entry for reading runs or drawing them must not
+// The library as `npm run build` builds it: an entry for reading runs or drawing them must not
 // carry the provider adapters (they come with the root barrel only).
 
 const root = join(import.meta.dirname, '..')

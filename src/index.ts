@@ -87,7 +87,7 @@ export {
   type ToolExecutionInit,
   type ToolExecutionResult,
 } from './tools'
-export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata, TypedTool } from './core'
+export type { ToolApprovalRule, ToolCallback, ToolContext, ToolDefinition, ToolMetadata, TypedTool } from './core'
 export type { StreamPart, ToolCallDelta } from './core'
 export { ToolCallError, ToolCallLimitExceededError } from './tools'
 export {

@@ -1,4 +1,5 @@
-import type { TracedAdvisor, RunView } from 'advisor-chain/trace'
+import type { Message, TracedAdvisor, RunView } from 'advisor-chain/trace'
+import { promptOf } from '../prompt'
 import { plural } from './format'
 
 /** Known-bad layouts, in words, with what to do about them. */
@@ -10,14 +11,29 @@ export function chainWarnings(run: RunView): string[] {
     )
   }
   const memoryInside = run.chain.some((advisor) => advisor.placement === 'inside-loop' && /memory/i.test(advisor.name))
-  const secondRound = run.rounds.find((round) => round.round >= 2)?.model?.request
-  const historyOn = !!secondRound && ((secondRound.shared ?? 0) > 0 || secondRound.messages.length > 2)
-  if (memoryInside && historyOn) {
+  const secondPrompt = memoryInside
+    ? promptOf(
+        run,
+        run.rounds.find((round) => round.round >= 2),
+      )
+    : undefined
+  if (secondPrompt && holdsACallTwice(secondPrompt)) {
     warnings.push(
       'A memory advisor sits inside the loop while the tool advisor keeps its own history: the history is sent twice. Disable the loop history (disableInternalConversationHistory()), or let ChatClient register the tool advisor.',
     )
   }
   return warnings
+}
+
+/** A tool call or its result sent twice in one prompt: the history reached the model twice. */
+function holdsACallTwice(messages: readonly Message[]): boolean {
+  const seen = new Set<string>()
+  const once = (key: string) => !seen.has(key) && !!seen.add(key)
+  return messages.some((message) =>
+    message.role === 'assistant'
+      ? (message.toolCalls ?? []).some((call) => !once(`call ${call.id}`))
+      : message.role === 'tool' && message.responses.some((response) => !once(`result ${response.id}`)),
+  )
 }
 
 const HIGHEST = -2147483648

@@ -20,6 +20,16 @@ test('a tool round with a scripted model, then the run in the devtools panel', a
   expect(errors).toEqual([])
 })
 
+test('without enabled, a production build renders no devtools and says so once in the console', async ({ page }) => {
+  const notes: string[] = []
+  page.on('console', (message) => notes.push(message.text()))
+  await page.goto('/?default')
+  await page.getByRole('button', { name: 'Ask' }).click()
+  await expect(page.getByTestId('message-assistant')).toContainText('The sum is 5.')
+  await expect(page.locator('[data-advisor-chain-devtools-host]')).toHaveCount(0)
+  expect(notes.filter((note) => note.includes('the devtools render nothing in a production build; pass enabled'))).toHaveLength(1)
+})
+
 test("the WebLLM worker entry runs, built by Vite from the app's own WebLLM", async ({ page }) => {
   await page.goto('/')
   const started = page.waitForEvent('worker')

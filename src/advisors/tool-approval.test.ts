@@ -252,3 +252,77 @@ describe('ToolApprovalAdvisor', () => {
     })
   })
 })
+
+describe('a tool that says it needs approval (defineTool needsApproval)', () => {
+  function app(
+    needsApproval: Parameters<typeof defineTool>[0]['needsApproval'],
+    policies: Record<string, 'never'> = {},
+  ) {
+    const sent = defineTool({
+      name: 'send_money',
+      description: 'Sends money',
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] } as const,
+      ...(needsApproval === undefined ? {} : { needsApproval }),
+      execute: ({ amount }) => `sent ${amount}`,
+    })
+    const asked: ApprovalRequest[] = []
+    const builder = ToolApprovalAdvisor.builder().handler(async (request) => {
+      asked.push(request)
+      return { type: 'approve' }
+    })
+    for (const [name, policy] of Object.entries(policies)) builder.policy(name, policy)
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ id: 'a', name: 'send_money', arguments: { amount: 5 } }] },
+      { toolCalls: [{ id: 'b', name: 'send_money', arguments: { amount: 500 } }] },
+      'Done.',
+    ])
+    const client = ChatClient.builder(model).defaultTools(sent).defaultAdvisors(builder.build()).build()
+    return { asked, run: () => client.prompt('Pay').call().content() }
+  }
+
+  it('is asked about on every call with needsApproval: true, and never without it', async () => {
+    const always = app(true)
+    await always.run()
+    expect(always.asked.map((request) => request.toolCall.id)).toEqual(['a', 'b'])
+    const never = app(undefined)
+    await never.run()
+    expect(never.asked).toEqual([])
+  })
+
+  it('is asked about when its rule says so for the arguments, with the context the call would run with', async () => {
+    const seen: unknown[] = []
+    const large = app(async (args, context) => {
+      seen.push(context.toolCall.id)
+      return (args as { amount: number }).amount > 100
+    })
+    await large.run()
+    expect(large.asked.map((request) => request.toolCall.id)).toEqual(['b'])
+    expect(seen).toEqual(['a', 'b'])
+  })
+
+  it('fails closed: a rule that throws asks the user', async () => {
+    const broken = app(() => {
+      throw new Error('no rule for this')
+    })
+    await broken.run()
+    expect(broken.asked).toHaveLength(2)
+  })
+
+  it("gives way to the advisor's own policy for the tool", async () => {
+    const overridden = app(true, { send_money: 'never' })
+    await overridden.run()
+    expect(overridden.asked).toEqual([])
+  })
+
+  it('refuses a needsApproval that is neither a boolean nor a function', () => {
+    expect(() =>
+      defineTool({
+        name: 'x',
+        description: '',
+        inputSchema: {},
+        needsApproval: 'yes' as unknown as boolean,
+        execute: () => '',
+      }),
+    ).toThrow("needsApproval of tool 'x' must be true, false or a function of the arguments, got string")
+  })
+})

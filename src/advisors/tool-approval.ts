@@ -22,6 +22,7 @@ import {
   stoppedShort,
   ChatResponseAggregator,
   type AssistantMessage,
+  type ToolCallback,
   AGENT_CALL_KEY,
 } from '../core'
 import { argumentsProblem } from '../tools'
@@ -124,19 +125,14 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     const marks: Record<string, string> = {}
     const asked = new Map<ToolCall, unknown>()
     for (const call of message.toolCalls) {
-      const policy = this.#policies.get(call.name) ?? this.#options.defaultPolicy ?? 'never'
+      const tool = tools.find((candidate) => candidate.definition.name === call.name)
+      const policy =
+        this.#policies.get(call.name) ?? toolPolicy(tool, request, call) ?? this.#options.defaultPolicy ?? 'never'
       // A call that can only fail is answered as the tool round would answer it, never shown to the user.
-      const problem =
-        policy === 'never'
-          ? undefined
-          : await argumentsProblem(
-              tools.find((tool) => tool.definition.name === call.name),
-              call.name,
-              call.arguments,
-            )
+      const problem = policy === 'never' ? undefined : await argumentsProblem(tool, call.name, call.arguments)
       if (problem) answers[call.id] = problem
       const args = parse(call.arguments)
-      if (!problem && needsApproval(policy, call, args)) {
+      if (!problem && (await needsApproval(policy, call, args))) {
         marks[call.id] = 'requested'
         asked.set(call, args)
       }
@@ -294,15 +290,36 @@ function rejection(call: ToolCall, message: string | undefined): string {
   return `The user declined this call to ${call.name}, so it was not run.${said} Do not try it again for this request; continue without it or ask the user what to do.`
 }
 
-/** Fails closed: a policy that throws (on arguments it did not expect) asks the user. */
-function needsApproval(policy: ApprovalPolicy, call: ToolCall, args: unknown): boolean {
+/** Fails closed: a policy that throws or rejects (on arguments it did not expect) asks the user. */
+async function needsApproval(policy: ApprovalPolicy | ToolPolicy, call: ToolCall, args: unknown): Promise<boolean> {
   if (policy === 'always') return true
   if (policy === 'never') return false
   try {
-    return policy(args, call) !== false
+    return (await policy(args, call)) !== false
   } catch {
     return true
   }
+}
+
+type ToolPolicy = (args: unknown, call: ToolCall) => Promise<boolean> | boolean
+
+/** The policy a tool declares with `needsApproval`, asked with the context the call would run with. */
+function toolPolicy(
+  tool: ToolCallback | undefined,
+  request: ChatClientRequest,
+  call: ToolCall,
+): ApprovalPolicy | ToolPolicy | undefined {
+  const rule = tool?.metadata.needsApproval
+  if (rule === undefined) return undefined
+  if (typeof rule !== 'function') return rule ? 'always' : 'never'
+  const values = request.prompt.options.toolContext ?? {}
+  return (args) =>
+    rule(args, {
+      values: Object.freeze({ ...values }),
+      advisorContext: request.context,
+      toolCall: call,
+      ...(request.signal ? { signal: request.signal } : {}),
+    })
 }
 
 function parse(text: string): unknown {

@@ -14,7 +14,15 @@ export interface ToolMetadata {
   returnDirect: boolean
   /** Where the tool runs when it is not a function of this page (an MCP server); traced with each call. */
   source?: ToolSource
+  /**
+   * Whether a call waits for the user's approval before it runs: always, or decided from its
+   * arguments. A ChatClient with such a tool adds a ToolApprovalAdvisor with its own ApprovalQueue.
+   */
+  needsApproval?: ToolApprovalRule
 }
+
+/** `true`, or a function of a call's arguments (a throw asks the user: approvals fail closed). */
+export type ToolApprovalRule = boolean | ((args: unknown, context: ToolContext) => boolean | Promise<boolean>)
 
 /** The origin of a tool, as plain data for the trace and the devtools. */
 export interface ToolSource {

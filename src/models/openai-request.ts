@@ -1,6 +1,7 @@
 import { partsOf, type ChatOptions, type Message, type UserMessage } from '../core'
 import { isTextFile, textFileText } from './attachment-data'
 import { REASONING_CONTENT } from './openai-mapping'
+import { isStrictSchema } from './strict-schema'
 
 // Our plain data as a Chat Completions request.
 
@@ -75,7 +76,7 @@ export function toOpenAIRequest(
       json_schema: {
         name: format.name ?? 'output',
         schema: format.schema,
-        ...(format.strict !== undefined ? { strict: format.strict } : {}),
+        strict: format.strict ?? isStrictSchema(format.schema),
       },
     }
   } else if (format) {

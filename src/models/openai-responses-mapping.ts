@@ -24,6 +24,7 @@ import {
   optionalString,
   type WireObject,
 } from './wire'
+import { isStrictSchema } from './strict-schema'
 
 // Translation between our plain data and the OpenAI Responses API wire format.
 
@@ -157,7 +158,7 @@ export function toResponsesRequest(
         type: 'json_schema',
         name: format.name ?? 'output',
         schema: format.schema,
-        ...(format.strict !== undefined ? { strict: format.strict } : {}),
+        strict: format.strict ?? isStrictSchema(format.schema),
       },
     }
   } else if (format) {

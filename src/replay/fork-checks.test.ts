@@ -219,15 +219,27 @@ describe('forkRun and attachments: the bytes a trace left out are found again in
     expect(parts[3]).toMatchObject({ image: 'https://example.com/cat.png' })
   })
 
-  it('refuses, naming the part, a large data URL, a file given as a data URL, a Blob of another page, a masked URL', async () => {
-    const large = `data:image/png;base64,${'A'.repeat(80 * 1024)}`
+  it('sends the bytes of a large data URL and of a file given as a data URL again when recorded in this page', async () => {
+    const large = `data:image/png;base64,${'AAEC'.repeat(20 * 1024)}`
+    const { trace } = await recorded(
+      question(imagePart(large, { name: 'big.png' }), filePart('data:text/plain;base64,aGk=', { name: 'a.txt' })),
+    )
+    const { client, model } = clientWith([{ text: 'ok' }])
+
+    await forkRun(client, { trace, round: 1 })
+
+    const parts = (model.prompts[0]!.messages[1] as UserMessage).parts!
+    const image = (parts[1] as { image: Blob }).image
+    expect(image.type).toBe('image/png')
+    expect(new Uint8Array(await image.arrayBuffer()).slice(0, 6)).toEqual(new Uint8Array([0, 1, 2, 0, 1, 2]))
+    expect(image.size).toBe(3 * 20 * 1024)
+    expect(await (parts[2] as { data: Blob }).data.text()).toBe('hi')
+  })
+
+  it('refuses, naming the part, bytes the trace left out, a Blob of another page, a masked URL', async () => {
     const cases: Array<[UserMessage, RegExp]> = [
       [
-        question(imagePart(large, { name: 'big.png' })),
-        /Message 1 of round 1 had an image \(part 1, big\.png, image\/png, \d+ bytes\) whose bytes the trace left out/,
-      ],
-      [
-        question(filePart('data:text/plain;base64,aGk=', { name: 'a.txt' })),
+        question(filePart('aGk=', { name: 'a.txt', mediaType: 'text/plain' })),
         /had a file \(part 1, a\.txt, text\/plain.*\) whose bytes the trace left out/,
       ],
       [

@@ -38,7 +38,11 @@ export function checkVectors(
   return vectors.map((vector, index) => {
     if (!(vector instanceof Float32Array))
       throw new TypeError(`The embedding of ${describe(index)} is not a Float32Array`)
-    if (vector.length !== dimensions || vector.length === 0)
+    if (vector.length === 0)
+      throw new Error(
+        `The embedding of ${describe(index)} is empty (0 dimensions): the embedding model returned no vector`,
+      )
+    if (vector.length !== dimensions)
       throw new Error(
         `The embedding of ${describe(index)} has ${vector.length} dimensions where the others have ${dimensions}`,
       )

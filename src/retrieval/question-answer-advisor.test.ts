@@ -76,6 +76,16 @@ describe('QuestionAnswerAdvisor', () => {
     )
   })
 
+  it("leaves a placeholder in the user's question as the user's text", async () => {
+    const { client, model } = await setup(['ok'], (builder) =>
+      builder.topK(1).promptTemplate('Q: {query}\nDocs:\n{question_answer_context}'),
+    )
+    await client.prompt('What does {question_answer_context} or {query} mean, returns?').call().content()
+    expect(lastUserText(model.prompts[0]!.messages)).toBe(
+      'Q: What does {question_answer_context} or {query} mean, returns?\nDocs:\nReturns are accepted within thirty days.',
+    )
+  })
+
   it('takes a filter, topK and minScore for one request through advisor params', async () => {
     const { client, model } = await setup(['ok', 'ok'])
     await client
@@ -184,6 +194,16 @@ describe('QuestionAnswerAdvisor', () => {
     const run = reader.runs()[0]!
     expect(run.rounds[0]!.retrievals).toHaveLength(1)
     expect(run.rounds).toHaveLength(1)
+  })
+
+  it('titles the run with the question, not the template around it, in whatever order the events come', async () => {
+    const { client, collector } = await setup(['At nine.'])
+    await client.prompt('When does the shop open?').call().content()
+    for (const events of [collector.events, [...collector.events].reverse()]) {
+      const reader = new TraceReader()
+      for (const traced of events) reader.add(traced, true)
+      expect(reader.runs()[0]!.label).toBe('When does the shop open?')
+    }
   })
 
   it('records the retrieval of a stream too, and masks secrets and long texts in the trace', async () => {

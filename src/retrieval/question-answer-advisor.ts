@@ -201,11 +201,14 @@ function checkTemplate(template: string): string {
   return template
 }
 
+const PLACEHOLDERS = /\{query\}|\{question_answer_context\}/g
+
 /** The user message with its text put through the template; images and files stay as they were. */
 function augment(message: UserMessage, template: string, documents: readonly ScoredDocument[]): Message {
   const context = documents.map((document) => document.text).join('\n')
-  // Functions as replacements: a `$` in the user's text or a document is text, not a pattern.
-  const text = template.replace('{query}', () => message.text).replace('{question_answer_context}', () => context)
+  // One pass over the template: a placeholder inside the user's text or a document stays text,
+  // and a function as replacement keeps a `$` in them from reading as a pattern.
+  const text = template.replace(PLACEHOLDERS, (placeholder) => (placeholder === '{query}' ? message.text : context))
   const attachments = attachmentsOf(message)
   if (attachments.length === 0) return { ...message, text }
   return userMessageOf([textPart(text), ...attachments], message.metadata)

@@ -9,22 +9,24 @@ const NO_METADATA: Record<string, unknown> = Object.freeze({})
 export class VectorIndex {
   readonly dimensions: number
   #vectors: Float32Array
-  #inverseNorms: Float32Array
+  // Float64: the inverse norm of a tiny vector (1e-40s) overflows a Float32 to Infinity.
+  #inverseNorms: Float64Array
   readonly #documents: Document[] = []
   readonly #rows = new Map<string, number>()
 
   constructor(dimensions: number, capacity = 64) {
     this.dimensions = dimensions
     this.#vectors = new Float32Array(dimensions * capacity)
-    this.#inverseNorms = new Float32Array(capacity)
+    this.#inverseNorms = new Float64Array(capacity)
   }
 
   get size(): number {
     return this.#documents.length
   }
 
-  /** Adds a document, or replaces the one with its id. The vector is copied. */
+  /** Adds a document, or replaces the one with its id. The vector is copied; the document is frozen, as filters see it. */
   upsert(document: Document, vector: Float32Array): void {
+    deepFreeze(document)
     let row = this.#rows.get(document.id)
     if (row === undefined) {
       row = this.#documents.length
@@ -91,7 +93,7 @@ export class VectorIndex {
       }
       if (bestScores.length === topK) worst = bestScores[topK - 1]!
     }
-    return bestRows.map((row, rank) => ({ ...documents[row]!, score: bestScores[rank]! }))
+    return bestRows.map((row, rank) => found(documents[row]!, bestScores[rank]!))
   }
 
   #grow(): void {
@@ -99,10 +101,21 @@ export class VectorIndex {
     const vectors = new Float32Array(this.dimensions * capacity)
     vectors.set(this.#vectors)
     this.#vectors = vectors
-    const norms = new Float32Array(capacity)
+    const norms = new Float64Array(capacity)
     norms.set(this.#inverseNorms)
     this.#inverseNorms = norms
   }
+}
+
+/** A result the caller owns: changing its metadata never changes the store. */
+function found({ id, text, metadata }: Document, score: number): ScoredDocument {
+  return metadata === undefined ? { id, text, score } : { id, text, metadata: structuredClone(metadata), score }
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || Object.isFrozen(value)) return
+  Object.freeze(value)
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
 }
 
 function squaredNorm(vector: Float32Array): number {

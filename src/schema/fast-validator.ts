@@ -239,7 +239,7 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
         return all(
           (rule as string[]).map((name) => {
             const message = `must have required property '${name}'`
-            return (value) => (value as JsonObject)[name] !== undefined || fail(message)
+            return (value) => own(value as JsonObject, name) !== undefined || fail(message)
           }),
         )
       }
@@ -266,7 +266,7 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
             const check = inner(subschemas[key])
             if (check == valid) return []
             return (value: unknown) => {
-              const property = (value as JsonObject)[key]
+              const property = own(value as JsonObject, key)
               return property === undefined || at(key, check, property)
             }
           }),
@@ -458,4 +458,9 @@ function codePoints(value: unknown): number {
 
 function pointer(path: ReadonlyArray<string | number>): string {
   return path.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('')
+}
+
+/** A property the object has itself: `required: ['constructor']` is not met by what `{}` inherits. */
+function own(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined
 }

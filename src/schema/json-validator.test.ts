@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { interpret } from './interpreting-validator'
 import type { JsonSchema } from '../core'
+import { fastValidator } from './fast-validator'
 import { jsonValidator } from './json-validator'
 
 const person: JsonSchema = {
@@ -85,3 +86,23 @@ describe('JSON Schema validation', () => {
 function sorted(issues: Array<{ path: string; message: string }>) {
   return [...issues].sort((a, b) => (a.path + a.message).localeCompare(b.path + b.message))
 }
+
+describe('a property an object only inherits', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: { constructor: { type: 'string' }, toString: { type: 'string' } },
+    required: ['constructor'],
+  }
+  const missing = [{ path: '', message: "must have required property 'constructor'" }]
+
+  it.each([
+    ['the fast validator', () => fastValidator(schema)!],
+    ['ajv', () => jsonValidator(schema)],
+    ['the interpreter', () => interpret(schema, '2020-12')],
+  ])('is not there for %s', async (_, make) => {
+    const validate = await make()
+    expect(validate({})).toEqual(missing)
+    expect(validate(JSON.parse('{"toString":"a"}'))).toEqual(missing)
+    expect(validate({ constructor: 'made' })).toEqual([])
+  })
+})

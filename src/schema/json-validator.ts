@@ -44,7 +44,7 @@ export function canGenerateCode(): boolean {
 async function ajvValidator(schema: JsonSchema): Promise<JsonValidator> {
   const draft = draftOf(schema)
   const { default: Ajv } = draft === 'draft-07' ? await import('ajv') : await import('ajv/dist/2020.js')
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false })
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, ownProperties: true })
   const validate = ajv.compile(schema)
   return (value) => {
     if (validate(value)) return []

@@ -1,4 +1,4 @@
-import type { ToolCallback, ToolContext, TypedTool } from '../core'
+import type { ToolApprovalRule, ToolCallback, ToolContext, TypedTool } from '../core'
 import { type Infer, resolveSchema, type SchemaIssue, type SchemaLike, type Validation, validatorNow } from '../schema'
 import { ToolCallError } from './tool-errors'
 import { withTimeout } from './tool-timeout'
@@ -14,6 +14,8 @@ export interface ToolSpec<S extends SchemaLike, Name extends string = string> {
   returnDirect?: boolean
   /** A call that takes longer is answered with an `Error:` response and its signal is aborted. */
   timeoutMs?: number
+  /** Each call waits for the user's approval (`true`), or when this returns true for its arguments. */
+  needsApproval?: boolean | ((args: Infer<S>, context: ToolContext) => boolean | Promise<boolean>)
 }
 
 // What `call` does, without its promise: a tool whose validator is ready and whose function returns
@@ -96,7 +98,10 @@ export function defineTool<const S extends SchemaLike, const Name extends string
   }
   const tool: ToolCallback = {
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
-    metadata: { returnDirect: spec.returnDirect ?? false },
+    metadata: {
+      returnDirect: spec.returnDirect ?? false,
+      ...(spec.needsApproval !== undefined && { needsApproval: approvalRule(spec.name, spec.needsApproval) }),
+    },
     ...(schema.prepare && { prepare: () => schema.prepare!() }),
     async call(input, context) {
       return callNow(input, context)
@@ -140,4 +145,12 @@ function run<S extends SchemaLike>(spec: ToolSpec<S>, args: Infer<S>, context: T
   const timeoutMs = spec.timeoutMs
   if (timeoutMs === undefined) return spec.execute(args, context)
   return withTimeout(spec.name, timeoutMs, context, (signal) => spec.execute(args, { ...context, signal }))
+}
+
+function approvalRule(name: string, rule: unknown): ToolApprovalRule {
+  if (typeof rule !== 'boolean' && typeof rule !== 'function')
+    throw new TypeError(
+      `needsApproval of tool '${name}' must be true, false or a function of the arguments, got ${typeof rule}`,
+    )
+  return rule as ToolApprovalRule
 }

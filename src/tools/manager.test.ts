@@ -237,9 +237,15 @@ describe('ToolCallingManager', () => {
   })
 
   it('refuses two tools with the same name', async () => {
-    await expect(manager().executeToolCalls(prompt([echo, echo]), responseWith(call('echo')))).rejects.toThrow(
+    const otherEcho: ToolCallback = { ...echo }
+    await expect(manager().executeToolCalls(prompt([echo, otherEcho]), responseWith(call('echo')))).rejects.toThrow(
       /Two tools are named 'echo'/,
     )
+  })
+
+  it('takes one tool object given twice as one tool', async () => {
+    const result = await manager().executeToolCalls(prompt([echo, echo]), responseWith(call('echo', { text: 'hi' })))
+    expect(result.conversationHistory.at(-1)).toMatchObject({ role: 'tool' })
   })
 })
 

@@ -11,7 +11,8 @@ export function toolMap(tools: readonly ToolCallback[]): ReadonlyMap<string, Too
     for (const tool of tools) {
       const name = tool.definition.name
       const first = byName.get(name)
-      if (first)
+      // One object given twice (a hook adding it again each round) is one tool, not a clash.
+      if (first && first !== tool)
         throw new Error(
           `Two tools are named '${name}': ${origin(first)} and ${origin(tool)}. Names must be unique in one request: rename one, or give mcpTools a prefix`,
         )

@@ -118,9 +118,12 @@ export interface RunView {
   version: number
 }
 
+/** The label round of a run labelled by its retrieval's query: no request's text replaces it. */
+const RETRIEVED = -1
+
 interface RunState {
   view: RunView
-  /** The round whose request labels the run. */
+  /** The round whose request labels the run (RETRIEVED: the retrieval's query did). */
   labelRound: number
   /** Usage summed over responses, until `run-end` says. */
   summed?: Usage
@@ -407,6 +410,11 @@ function apply(state: RunState, event: TraceEvent): void {
     }
     case 'retrieval':
       roundOf(run, event.round, event.t).retrievals.push(event)
+      // The request holds the question inside the retrieval template: the query is the question.
+      if (state.labelRound !== RETRIEVED) {
+        run.label = event.query
+        state.labelRound = RETRIEVED
+      }
       return
     case 'note':
       if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)

@@ -8,6 +8,7 @@ export type WllamaFailure =
   | 'out-of-memory'
   | 'not-isolated'
   | 'unsupported-schema'
+  | 'grammar-mismatch'
   | 'engine-unresponsive'
   | 'context-full'
   | 'disposed'
@@ -34,6 +35,10 @@ const ADVICE: Record<WllamaFailure, { text: string; retryable: boolean }> = {
   },
   'unsupported-schema': {
     text: "llama.cpp could not turn this JSON Schema into a grammar. Simplify the tool's input schema or the response schema (no remote $ref, no unusual keywords).",
+    retryable: false,
+  },
+  'grammar-mismatch': {
+    text: "llama.cpp made a grammar of the schema, but the model's tokens broke it while decoding (e.g. a vocabulary that puts a space before words, after the chat template's generation prompt); the schema itself is fine. Use another model for tools and structured answers, or send no response schema and let a StructuredOutputValidationAdvisor check the answer.",
     retryable: false,
   },
   'engine-unresponsive': {
@@ -83,10 +88,12 @@ export function wllamaError(error: unknown, model: string, nativeError?: string)
       ? 'out-of-memory'
       : /kv_cache_full|context (?:is )?full|exceeds the available context|context size/i.test(text)
         ? 'context-full'
-        : /json[_ ]schema|grammar/i.test(text)
+        : /json[_ ]schema|\$ref|parse grammar|parsing grammar/i.test(text)
           ? 'unsupported-schema'
-          : /Failed to fetch|NetworkError|download_error|status code 4\d\d|status code 5\d\d/i.test(text)
-            ? 'download-failed'
-            : 'engine-failed'
+          : /grammar/i.test(text)
+            ? 'grammar-mismatch'
+            : /Failed to fetch|NetworkError|download_error|status code 4\d\d|status code 5\d\d/i.test(text)
+              ? 'download-failed'
+              : 'engine-failed'
   return wllamaFailure(code, model, text, error)
 }

@@ -234,4 +234,18 @@ describe('WllamaChatModel failures', () => {
     )
     expect(wllamaError(new Error('Cannot enlarge memory arrays'), 'big.gguf').code).toBe('out-of-memory')
   })
+
+  it('tells a grammar the model broke while decoding from a schema llama.cpp could not convert', () => {
+    const broken = wllamaError(
+      new RangeError('Invalid typed array length: 4'),
+      'spm.gguf',
+      'Unexpected empty grammar stack after accepting piece: ▁{',
+    )
+    expect(broken.code).toBe('grammar-mismatch')
+    expect(broken.message).toContain('the schema itself is fine')
+    expect(broken.message).not.toContain('Simplify')
+    expect(wllamaError(new Error('llama_grammar_init_impl: failed to parse grammar'), 'x.gguf').code).toBe(
+      'unsupported-schema',
+    )
+  })
 })

@@ -29,7 +29,7 @@ export class NativeLog {
   /** The first error line written since `mark`: the cause (what follows is its fallout). */
   firstError(since = 0): string | undefined {
     const fresh = this.#lines.slice(Math.max(0, this.#lines.length - (this.#count - since)))
-    return fresh.find((line) => /error|invalid|failed|unable|cannot|unrecognized|unsupported/i.test(line))
+    return fresh.find((line) => /error|invalid|failed|unable|cannot|unrecognized|unsupported|unexpected/i.test(line))
   }
 }
 

@@ -52,7 +52,12 @@ export function App() {
           </li>
         ))}
       </ol>
-      <AdvisorDevtools store={store} enabled />
+      {/* ?default: the devtools as a production build leaves them when `enabled` is not given. */}
+      {new URLSearchParams(location.search).has('default') ? (
+        <AdvisorDevtools store={store} />
+      ) : (
+        <AdvisorDevtools store={store} enabled />
+      )}
     </main>
   )
 }

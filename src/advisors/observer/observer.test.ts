@@ -371,7 +371,7 @@ describe('ObserverAdvisor redaction', () => {
     expect(user.role === 'user' && user.parts).toEqual([
       { type: 'text', text: 'What are these?' },
       { type: 'image', image: small, mediaType: 'image/png', size: 8 },
-      { type: 'image', image: '', mediaType: 'image/png', size: 150_000 },
+      { type: 'image', image: expect.stringMatching(/^blob:/) as string, mediaType: 'image/png', size: 150_000 },
       {
         type: 'image',
         image: expect.stringMatching(/^blob:/) as string,

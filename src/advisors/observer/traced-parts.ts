@@ -8,7 +8,7 @@ import {
   type UserPart,
 } from '../../core'
 import type { Redactor } from '../../trace'
-import { attachmentLink } from '../../trace/attachment-links'
+import { attachmentLink, dataUrlLink } from '../../trace/attachment-links'
 
 /** Data URLs up to this length go into a trace as they are (thumbnails); larger ones are left out. */
 export const TRACED_DATA_URL_LENGTH = 64 * 1024
@@ -49,10 +49,14 @@ function described(part: AttachmentPart): { mediaType?: string; name?: string; s
   return described
 }
 
-/** An https URL masked, a Blob's link, an image's small data URL; '' for bytes the trace leaves out. */
+/**
+ * An https URL masked, a Blob's link, an image's small data URL, a link of the page to a larger
+ * data URL's bytes (as for a Blob, a fork in this page sends them again); '' for bytes left out.
+ */
 function linkOf(part: AttachmentPart, redactor: Redactor, image: boolean): string {
   const source = sourceOf(part)
   if (isBlob(source)) return attachmentLink(source)
   if (/^https?:\/\//i.test(source)) return redactor.text(source)
-  return image && source.startsWith('data:image/') && source.length <= TRACED_DATA_URL_LENGTH ? source : ''
+  if (image && source.startsWith('data:image/') && source.length <= TRACED_DATA_URL_LENGTH) return source
+  return source.startsWith('data:') ? dataUrlLink(source) : ''
 }

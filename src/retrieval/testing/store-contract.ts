@@ -93,6 +93,39 @@ export function vectorStoreContract(open: (embedding: EmbeddingModel) => VectorS
     await expect(store.search({ vector: Float32Array.from([1, 0]) })).rejects.toThrow(/but the query has 2/)
   })
 
+  it('refuses an empty vector, saying it is empty', async () => {
+    const store = await open(answering(new Float32Array(0)))
+    await expect(store.add([documents[0]!])).rejects.toThrow(
+      "The embedding of document 'hours' is empty (0 dimensions): the embedding model returned no vector",
+    )
+  })
+
+  it('scores vectors of tiny magnitude by their direction, not Infinity', async () => {
+    const store = await open(answering(new Float32Array(8).fill(1e-40)))
+    await store.add([documents[0]!])
+    const [found] = await store.search({ vector: new Float32Array(8).fill(1), topK: 1 })
+    expect(found!.score).toBeCloseTo(1, 5)
+  })
+
+  it('gives results and filters that never change the stored documents', async () => {
+    const store = await open(new HashingEmbeddingModel())
+    await store.add([{ id: 'hours', text: documents[0]!.text, metadata: { file: 'hours.md', tags: ['a'] } }])
+    const [first] = await store.search({ text: 'shop', topK: 1 })
+    first!.metadata!['file'] = 'changed.md'
+    ;(first!.metadata!['tags'] as string[]).push('b')
+    const changing = (metadata: Record<string, unknown>) => {
+      try {
+        metadata['file'] = 'changed by a filter'
+      } catch {
+        // A filter may not change what it sees: the store's own metadata is frozen.
+      }
+      return true
+    }
+    await store.search({ text: 'shop', topK: 1, filter: changing })
+    const [again] = await store.search({ text: 'shop', topK: 1 })
+    expect(again!.metadata).toEqual({ file: 'hours.md', tags: ['a'] })
+  })
+
   it('refuses a search without a query', async () => {
     const store = await open(new HashingEmbeddingModel())
     await expect(store.search({ text: ' ' })).rejects.toThrow('search() needs a query: a non-empty text or a vector')

@@ -351,6 +351,7 @@ const handWritten: CorpusSchema[] = [
       required: ['constructor'],
       properties: { toString: { type: 'string' }, 'x/y': { type: 'number' }, '~': { type: 'string' } },
     },
+    values: [{}, { constructor: 'own' }, { constructor: 1, toString: 'a' }, JSON.parse('{"toString":1}')],
   },
   {
     name: 'many properties and no others',
