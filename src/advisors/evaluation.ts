@@ -1,4 +1,5 @@
 import {
+  BuilderOptions,
   HIGHEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -185,30 +186,26 @@ export class EvaluationAdvisor implements CallAdvisor, StreamAdvisor {
 }
 
 export class EvaluationAdvisorBuilder {
-  readonly #options: Partial<EvaluationOptions> = {}
+  readonly #options = new BuilderOptions<EvaluationOptions, this>(this)
 
   judge(judge: Judge): this {
-    this.#options.judge = judge
-    return this
+    return this.#options.set('judge', judge)
   }
 
   threshold(threshold: number): this {
-    this.#options.threshold = threshold
-    return this
+    return this.#options.set('threshold', threshold)
   }
 
   maxAttempts(attempts: number): this {
-    this.#options.maxAttempts = attempts
-    return this
+    return this.#options.set('maxAttempts', attempts)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return this.#options.set('order', order)
   }
 
   build(): EvaluationAdvisor {
-    return new EvaluationAdvisor(this.#options as EvaluationOptions)
+    return new EvaluationAdvisor(this.#options.values() as EvaluationOptions)
   }
 }
 

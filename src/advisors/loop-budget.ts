@@ -1,4 +1,5 @@
 import {
+  BuilderOptions,
   HIGHEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -163,40 +164,34 @@ export class LoopBudgetAdvisor implements CallAdvisor, StreamAdvisor {
 }
 
 export class LoopBudgetAdvisorBuilder {
-  readonly #options: LoopBudgetOptions = {}
+  readonly #options = new BuilderOptions<LoopBudgetOptions, this>(this)
 
   maxRounds(rounds: number): this {
-    this.#options.maxRounds = rounds
-    return this
+    return this.#options.set('maxRounds', rounds)
   }
 
   maxTotalTokens(tokens: number): this {
-    this.#options.maxTotalTokens = tokens
-    return this
+    return this.#options.set('maxTotalTokens', tokens)
   }
 
   maxDurationMs(ms: number): this {
-    this.#options.maxDurationMs = ms
-    return this
+    return this.#options.set('maxDurationMs', ms)
   }
 
   onExceeded(behaviour: 'answer' | 'stop'): this {
-    this.#options.onExceeded = behaviour
-    return this
+    return this.#options.set('onExceeded', behaviour)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return this.#options.set('order', order)
   }
 
   finalInstruction(instruction: (reason: BudgetReason) => string): this {
-    this.#options.finalInstruction = instruction
-    return this
+    return this.#options.set('finalInstruction', instruction)
   }
 
   build(): LoopBudgetAdvisor {
-    return new LoopBudgetAdvisor({ ...this.#options })
+    return new LoopBudgetAdvisor(this.#options.values())
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  BuilderOptions,
   delay,
   LOWEST_PRECEDENCE,
   advisorOrder,
@@ -129,55 +130,46 @@ export class RetryAdvisor implements CallAdvisor, StreamAdvisor {
 }
 
 export class RetryAdvisorBuilder {
-  readonly #options: RetryOptions = {}
+  readonly #options = new BuilderOptions<RetryOptions, this>(this)
 
   maxAttempts(attempts: number): this {
-    this.#options.maxAttempts = attempts
-    return this
+    return this.#options.set('maxAttempts', attempts)
   }
 
   initialDelayMs(ms: number): this {
-    this.#options.initialDelayMs = ms
-    return this
+    return this.#options.set('initialDelayMs', ms)
   }
 
   multiplier(multiplier: number): this {
-    this.#options.multiplier = multiplier
-    return this
+    return this.#options.set('multiplier', multiplier)
   }
 
   maxDelayMs(ms: number): this {
-    this.#options.maxDelayMs = ms
-    return this
+    return this.#options.set('maxDelayMs', ms)
   }
 
   maxTotalDelayMs(ms: number): this {
-    this.#options.maxTotalDelayMs = ms
-    return this
+    return this.#options.set('maxTotalDelayMs', ms)
   }
 
   jitter(jitter: number): this {
-    this.#options.jitter = jitter
-    return this
+    return this.#options.set('jitter', jitter)
   }
 
   advisorOrder(order: number): this {
-    this.#options.advisorOrder = order
-    return this
+    return this.#options.set('advisorOrder', order)
   }
 
   random(random: () => number): this {
-    this.#options.random = random
-    return this
+    return this.#options.set('random', random)
   }
 
   sleep(sleep: (ms: number, signal?: AbortSignal) => Promise<void>): this {
-    this.#options.sleep = sleep
-    return this
+    return this.#options.set('sleep', sleep)
   }
 
   build(): RetryAdvisor {
-    return new RetryAdvisor({ ...this.#options })
+    return new RetryAdvisor(this.#options.values())
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  BuilderOptions,
   LOWEST_PRECEDENCE,
   advisorOrder,
   type CallAdvisor,
@@ -146,25 +147,22 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
 }
 
 export class StructuredOutputValidationAdvisorBuilder {
-  readonly #options: Partial<StructuredOutputValidationAdvisorOptions> = {}
+  readonly #options = new BuilderOptions<StructuredOutputValidationAdvisorOptions, this>(this)
 
   outputSchema(schema: SchemaLike): this {
-    this.#options.outputSchema = schema
-    return this
+    return this.#options.set('outputSchema', schema)
   }
 
   maxRepeatAttempts(attempts: number): this {
-    this.#options.maxRepeatAttempts = attempts
-    return this
+    return this.#options.set('maxRepeatAttempts', attempts)
   }
 
   advisorOrder(order: number): this {
-    this.#options.advisorOrder = order
-    return this
+    return this.#options.set('advisorOrder', order)
   }
 
   build(): StructuredOutputValidationAdvisor {
-    return new StructuredOutputValidationAdvisor(this.#options as StructuredOutputValidationAdvisorOptions)
+    return new StructuredOutputValidationAdvisor(this.#options.values() as StructuredOutputValidationAdvisorOptions)
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  BuilderOptions,
   raceAbort,
   HIGHEST_PRECEDENCE,
   type Advisor,
@@ -210,11 +211,10 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
 
 export class ToolApprovalAdvisorBuilder {
   readonly #policies: Record<string, ApprovalPolicy> = Object.create(null) as Record<string, ApprovalPolicy>
-  #options: Partial<ToolApprovalOptions> = {}
+  readonly #options = new BuilderOptions<ToolApprovalOptions, this>(this)
 
   handler(handler: ApprovalHandler): this {
-    this.#options.handler = handler
-    return this
+    return this.#options.set('handler', handler)
   }
 
   policy(toolName: string, policy: ApprovalPolicy): this {
@@ -223,17 +223,15 @@ export class ToolApprovalAdvisorBuilder {
   }
 
   defaultPolicy(policy: ApprovalPolicy): this {
-    this.#options.defaultPolicy = policy
-    return this
+    return this.#options.set('defaultPolicy', policy)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return this.#options.set('order', order)
   }
 
   build(): ToolApprovalAdvisor {
-    return new ToolApprovalAdvisor({ ...this.#options, policies: this.#policies } as ToolApprovalOptions)
+    return new ToolApprovalAdvisor({ ...this.#options.values(), policies: this.#policies } as ToolApprovalOptions)
   }
 }
 

@@ -1,6 +1,7 @@
 export * from './abort'
 export * from './advisor'
 export * from './bounds'
+export * from './builder-options'
 export * from './clock'
 export * from './finish-reason'
 export * from './chain-events'

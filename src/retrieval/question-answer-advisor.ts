@@ -1,5 +1,6 @@
 import {
   BaseAdvisor,
+  BuilderOptions,
   HIGHEST_PRECEDENCE,
   RETRIEVAL_EXCERPT_LENGTH,
   RUN_ID_KEY,
@@ -23,6 +24,13 @@ import type { ScoredDocument } from './document'
 import { DEFAULT_TOP_K, type VectorStore } from './vector-store'
 
 type MetadataFilter = (metadata: Record<string, unknown>) => boolean
+
+interface QuestionAnswerAdvisorOptions {
+  topK?: number
+  minScore?: number
+  promptTemplate?: string
+  order?: number
+}
 
 /**
  * Spring AI's QuestionAnswerAdvisor: before the model is asked, the documents most similar to the
@@ -62,10 +70,7 @@ the user that you can't answer the question.
   readonly #minScore: number
   readonly #template: string
 
-  constructor(
-    store: VectorStore,
-    options: { topK?: number; minScore?: number; promptTemplate?: string; order?: number } = {},
-  ) {
+  constructor(store: VectorStore, options: QuestionAnswerAdvisorOptions = {}) {
     super()
     if (typeof store?.search !== 'function')
       throw new TypeError('QuestionAnswerAdvisor needs a vector store: an object with search(query)')
@@ -146,7 +151,7 @@ the user that you can't answer the question.
 
 export class QuestionAnswerAdvisorBuilder {
   readonly #store: VectorStore
-  readonly #options: { topK?: number; minScore?: number; promptTemplate?: string; order?: number } = {}
+  readonly #options = new BuilderOptions<QuestionAnswerAdvisorOptions, this>(this)
 
   constructor(store: VectorStore) {
     this.#store = store
@@ -154,29 +159,25 @@ export class QuestionAnswerAdvisorBuilder {
 
   /** How many documents at most (default 4). */
   topK(topK: number): this {
-    this.#options.topK = topK
-    return this
+    return this.#options.set('topK', topK)
   }
 
   /** The lowest cosine similarity kept, from -1 to 1 (default 0). */
   minScore(minScore: number): this {
-    this.#options.minScore = minScore
-    return this
+    return this.#options.set('minScore', minScore)
   }
 
   /** Replaces the template; it must hold `{query}` and `{question_answer_context}`. */
   promptTemplate(template: string): this {
-    this.#options.promptTemplate = template
-    return this
+    return this.#options.set('promptTemplate', template)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return this.#options.set('order', order)
   }
 
   build(): QuestionAnswerAdvisor {
-    return new QuestionAnswerAdvisor(this.#store, this.#options)
+    return new QuestionAnswerAdvisor(this.#store, this.#options.values())
   }
 }
 
