@@ -25,13 +25,6 @@ import { DEFAULT_TOP_K, type VectorStore } from './vector-store'
 
 type MetadataFilter = (metadata: Record<string, unknown>) => boolean
 
-interface QuestionAnswerAdvisorOptions {
-  topK?: number
-  minScore?: number
-  promptTemplate?: string
-  order?: number
-}
-
 /**
  * Spring AI's QuestionAnswerAdvisor: before the model is asked, the documents most similar to the
  * user's question are looked up in a vector store and put into the user message through a template.
@@ -70,7 +63,10 @@ the user that you can't answer the question.
   readonly #minScore: number
   readonly #template: string
 
-  constructor(store: VectorStore, options: QuestionAnswerAdvisorOptions = {}) {
+  constructor(
+    store: VectorStore,
+    options: { topK?: number; minScore?: number; promptTemplate?: string; order?: number } = {},
+  ) {
     super()
     if (typeof store?.search !== 'function')
       throw new TypeError('QuestionAnswerAdvisor needs a vector store: an object with search(query)')
@@ -148,6 +144,8 @@ the user that you can't answer the question.
     }
   }
 }
+
+type QuestionAnswerAdvisorOptions = NonNullable<ConstructorParameters<typeof QuestionAnswerAdvisor>[1]>
 
 export class QuestionAnswerAdvisorBuilder {
   readonly #store: VectorStore

@@ -9,24 +9,18 @@ export interface SchemaIssue {
 
 export type JsonValidator = (value: unknown) => SchemaIssue[]
 
-const compiled = new WeakMap<JsonSchema, Promise<JsonValidator>>()
 let codeGeneration: boolean | undefined
 
 /**
  * A validator for a raw JSON Schema, loaded with its first use (the one lazy step on this path):
  * ajv, or — in pages whose Content-Security-Policy forbids `unsafe-eval` (ajv compiles to
- * `new Function`) — an interpreting validator with the same messages.
+ * `new Function`) — an interpreting validator with the same messages. Each call compiles anew:
+ * `resolveSchema` keeps one per schema object.
  */
 export function jsonValidator(schema: JsonSchema): Promise<JsonValidator> {
-  let validator = compiled.get(schema)
-  if (!validator) {
-    validator = canGenerateCode()
-      ? import('./ajv-validator').then(({ ajvValidator }) => ajvValidator(schema))
-      : import('./interpreting-validator').then(({ interpret }) => interpret(schema, draftOf(schema)))
-    compiled.set(schema, validator)
-    validator.catch(() => compiled.delete(schema))
-  }
-  return validator
+  return canGenerateCode()
+    ? import('./ajv-validator').then((ajv) => ajv.ajvValidator(schema))
+    : import('./interpreting-validator').then((interpreter) => interpreter.interpret(schema, draftOf(schema)))
 }
 
 /** False in pages whose Content-Security-Policy forbids `unsafe-eval`. */
