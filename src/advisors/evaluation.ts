@@ -1,5 +1,5 @@
 import {
-  BuilderOptions,
+  setOption,
   HIGHEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -186,26 +186,26 @@ export class EvaluationAdvisor implements CallAdvisor, StreamAdvisor {
 }
 
 export class EvaluationAdvisorBuilder {
-  readonly #options = new BuilderOptions<EvaluationOptions, this>(this)
+  readonly #options: Partial<EvaluationOptions> = {}
 
   judge(judge: Judge): this {
-    return this.#options.set('judge', judge)
+    return setOption(this, this.#options, 'judge', judge)
   }
 
   threshold(threshold: number): this {
-    return this.#options.set('threshold', threshold)
+    return setOption(this, this.#options, 'threshold', threshold)
   }
 
   maxAttempts(attempts: number): this {
-    return this.#options.set('maxAttempts', attempts)
+    return setOption(this, this.#options, 'maxAttempts', attempts)
   }
 
   order(order: number): this {
-    return this.#options.set('order', order)
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): EvaluationAdvisor {
-    return new EvaluationAdvisor(this.#options.values() as EvaluationOptions)
+    return new EvaluationAdvisor({ ...this.#options } as EvaluationOptions)
   }
 }
 

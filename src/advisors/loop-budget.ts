@@ -1,5 +1,5 @@
 import {
-  BuilderOptions,
+  setOption,
   HIGHEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -164,34 +164,34 @@ export class LoopBudgetAdvisor implements CallAdvisor, StreamAdvisor {
 }
 
 export class LoopBudgetAdvisorBuilder {
-  readonly #options = new BuilderOptions<LoopBudgetOptions, this>(this)
+  readonly #options: LoopBudgetOptions = {}
 
   maxRounds(rounds: number): this {
-    return this.#options.set('maxRounds', rounds)
+    return setOption(this, this.#options, 'maxRounds', rounds)
   }
 
   maxTotalTokens(tokens: number): this {
-    return this.#options.set('maxTotalTokens', tokens)
+    return setOption(this, this.#options, 'maxTotalTokens', tokens)
   }
 
   maxDurationMs(ms: number): this {
-    return this.#options.set('maxDurationMs', ms)
+    return setOption(this, this.#options, 'maxDurationMs', ms)
   }
 
   onExceeded(behaviour: 'answer' | 'stop'): this {
-    return this.#options.set('onExceeded', behaviour)
+    return setOption(this, this.#options, 'onExceeded', behaviour)
   }
 
   order(order: number): this {
-    return this.#options.set('order', order)
+    return setOption(this, this.#options, 'order', order)
   }
 
   finalInstruction(instruction: (reason: BudgetReason) => string): this {
-    return this.#options.set('finalInstruction', instruction)
+    return setOption(this, this.#options, 'finalInstruction', instruction)
   }
 
   build(): LoopBudgetAdvisor {
-    return new LoopBudgetAdvisor(this.#options.values())
+    return new LoopBudgetAdvisor({ ...this.#options })
   }
 }
 

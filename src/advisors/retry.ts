@@ -1,5 +1,5 @@
 import {
-  BuilderOptions,
+  setOption,
   delay,
   LOWEST_PRECEDENCE,
   advisorOrder,
@@ -130,46 +130,46 @@ export class RetryAdvisor implements CallAdvisor, StreamAdvisor {
 }
 
 export class RetryAdvisorBuilder {
-  readonly #options = new BuilderOptions<RetryOptions, this>(this)
+  readonly #options: RetryOptions = {}
 
   maxAttempts(attempts: number): this {
-    return this.#options.set('maxAttempts', attempts)
+    return setOption(this, this.#options, 'maxAttempts', attempts)
   }
 
   initialDelayMs(ms: number): this {
-    return this.#options.set('initialDelayMs', ms)
+    return setOption(this, this.#options, 'initialDelayMs', ms)
   }
 
   multiplier(multiplier: number): this {
-    return this.#options.set('multiplier', multiplier)
+    return setOption(this, this.#options, 'multiplier', multiplier)
   }
 
   maxDelayMs(ms: number): this {
-    return this.#options.set('maxDelayMs', ms)
+    return setOption(this, this.#options, 'maxDelayMs', ms)
   }
 
   maxTotalDelayMs(ms: number): this {
-    return this.#options.set('maxTotalDelayMs', ms)
+    return setOption(this, this.#options, 'maxTotalDelayMs', ms)
   }
 
   jitter(jitter: number): this {
-    return this.#options.set('jitter', jitter)
+    return setOption(this, this.#options, 'jitter', jitter)
   }
 
   advisorOrder(order: number): this {
-    return this.#options.set('advisorOrder', order)
+    return setOption(this, this.#options, 'advisorOrder', order)
   }
 
   random(random: () => number): this {
-    return this.#options.set('random', random)
+    return setOption(this, this.#options, 'random', random)
   }
 
   sleep(sleep: (ms: number, signal?: AbortSignal) => Promise<void>): this {
-    return this.#options.set('sleep', sleep)
+    return setOption(this, this.#options, 'sleep', sleep)
   }
 
   build(): RetryAdvisor {
-    return new RetryAdvisor(this.#options.values())
+    return new RetryAdvisor({ ...this.#options })
   }
 }
 

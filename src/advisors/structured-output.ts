@@ -1,5 +1,5 @@
 import {
-  BuilderOptions,
+  setOption,
   LOWEST_PRECEDENCE,
   advisorOrder,
   type CallAdvisor,
@@ -147,22 +147,22 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
 }
 
 export class StructuredOutputValidationAdvisorBuilder {
-  readonly #options = new BuilderOptions<StructuredOutputValidationAdvisorOptions, this>(this)
+  readonly #options: Partial<StructuredOutputValidationAdvisorOptions> = {}
 
   outputSchema(schema: SchemaLike): this {
-    return this.#options.set('outputSchema', schema)
+    return setOption(this, this.#options, 'outputSchema', schema)
   }
 
   maxRepeatAttempts(attempts: number): this {
-    return this.#options.set('maxRepeatAttempts', attempts)
+    return setOption(this, this.#options, 'maxRepeatAttempts', attempts)
   }
 
   advisorOrder(order: number): this {
-    return this.#options.set('advisorOrder', order)
+    return setOption(this, this.#options, 'advisorOrder', order)
   }
 
   build(): StructuredOutputValidationAdvisor {
-    return new StructuredOutputValidationAdvisor(this.#options.values() as StructuredOutputValidationAdvisorOptions)
+    return new StructuredOutputValidationAdvisor({ ...this.#options } as StructuredOutputValidationAdvisorOptions)
   }
 }
 

@@ -1,5 +1,5 @@
 import {
-  BuilderOptions,
+  setOption,
   raceAbort,
   HIGHEST_PRECEDENCE,
   type Advisor,
@@ -211,10 +211,10 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
 
 export class ToolApprovalAdvisorBuilder {
   readonly #policies: Record<string, ApprovalPolicy> = Object.create(null) as Record<string, ApprovalPolicy>
-  readonly #options = new BuilderOptions<ToolApprovalOptions, this>(this)
+  readonly #options: Partial<ToolApprovalOptions> = {}
 
   handler(handler: ApprovalHandler): this {
-    return this.#options.set('handler', handler)
+    return setOption(this, this.#options, 'handler', handler)
   }
 
   policy(toolName: string, policy: ApprovalPolicy): this {
@@ -223,15 +223,15 @@ export class ToolApprovalAdvisorBuilder {
   }
 
   defaultPolicy(policy: ApprovalPolicy): this {
-    return this.#options.set('defaultPolicy', policy)
+    return setOption(this, this.#options, 'defaultPolicy', policy)
   }
 
   order(order: number): this {
-    return this.#options.set('order', order)
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): ToolApprovalAdvisor {
-    return new ToolApprovalAdvisor({ ...this.#options.values(), policies: this.#policies } as ToolApprovalOptions)
+    return new ToolApprovalAdvisor({ ...this.#options, policies: this.#policies } as ToolApprovalOptions)
   }
 }
 

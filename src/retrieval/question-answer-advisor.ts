@@ -1,6 +1,6 @@
 import {
   BaseAdvisor,
-  BuilderOptions,
+  setOption,
   HIGHEST_PRECEDENCE,
   RETRIEVAL_EXCERPT_LENGTH,
   RUN_ID_KEY,
@@ -149,7 +149,7 @@ type QuestionAnswerAdvisorOptions = NonNullable<ConstructorParameters<typeof Que
 
 export class QuestionAnswerAdvisorBuilder {
   readonly #store: VectorStore
-  readonly #options = new BuilderOptions<QuestionAnswerAdvisorOptions, this>(this)
+  readonly #options: QuestionAnswerAdvisorOptions = {}
 
   constructor(store: VectorStore) {
     this.#store = store
@@ -157,25 +157,25 @@ export class QuestionAnswerAdvisorBuilder {
 
   /** How many documents at most (default 4). */
   topK(topK: number): this {
-    return this.#options.set('topK', topK)
+    return setOption(this, this.#options, 'topK', topK)
   }
 
   /** The lowest cosine similarity kept, from -1 to 1 (default 0). */
   minScore(minScore: number): this {
-    return this.#options.set('minScore', minScore)
+    return setOption(this, this.#options, 'minScore', minScore)
   }
 
   /** Replaces the template; it must hold `{query}` and `{question_answer_context}`. */
   promptTemplate(template: string): this {
-    return this.#options.set('promptTemplate', template)
+    return setOption(this, this.#options, 'promptTemplate', template)
   }
 
   order(order: number): this {
-    return this.#options.set('order', order)
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): QuestionAnswerAdvisor {
-    return new QuestionAnswerAdvisor(this.#store, this.#options.values())
+    return new QuestionAnswerAdvisor(this.#store, { ...this.#options })
   }
 }
 
