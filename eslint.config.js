@@ -9,7 +9,6 @@ const LAZY_LOADERS = [
   'src/mcp/connection.ts', // the MCP SDK's SSE transport, for servers without Streamable HTTP
   'src/mcp/tool-schema.ts', // the JSON Schema meta-schema that MCP tool schemas are checked against
   'src/schema/json-validator.ts', // ajv, or the interpreting validator, for schemas the fast validator leaves
-  'src/schema/schema.ts', // the loader above
   'devtools/index.tsx', // the devtools panel
 ]
 

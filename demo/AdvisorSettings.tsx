@@ -96,8 +96,9 @@ export function AdvisorSettings({
         <ol className="chain-log" aria-label="Logging Advisor">
           {log.slice(-12).map((entry, index) => (
             <li key={index}>
-              {entry.phase === 'request' ? '→ request' : '← response'} passed order {entry.order} with {entry.messages}{' '}
-              messages
+              {entry.phase === 'request'
+                ? `→ request passed order ${entry.order} with ${entry.messages} messages`
+                : `← response passed order ${entry.order}, finish reason ${entry.finishReason}`}
             </li>
           ))}
           {log.length === 0 && <li className="muted">Send a message to see the Logging Advisor log each pass.</li>}

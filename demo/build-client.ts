@@ -1,4 +1,5 @@
 import {
+  BaseAdvisor,
   ChatClient,
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
@@ -9,11 +10,11 @@ import {
   ToolCallingAdvisor,
   type AnyAdvisor,
   type ApprovalQueue,
-  type CallAdvisor,
+  type ChatClientRequest,
+  type ChatClientResponse,
   type ChatMemory,
   type ChatModel,
   type RedactionRules,
-  type StreamAdvisor,
   type ToolCallback,
   type TraceSink,
 } from 'advisor-chain'
@@ -28,29 +29,33 @@ export const LOG_ORDERS = {
   model: LOWEST_PRECEDENCE - 10,
 } as const
 
-export interface ChainLogEntry {
-  at: number
-  order: number
-  phase: 'request' | 'response'
-  messages: number
-}
+export type ChainLogEntry =
+  | { at: number; order: number; phase: 'request'; messages: number }
+  | { at: number; order: number; phase: 'response'; finishReason: string }
 
-/** An advisor that only writes down when a request passes it and when its response comes back. */
-function loggingAdvisor(order: number, log: (entry: ChainLogEntry) => void): CallAdvisor & StreamAdvisor {
-  return {
-    name: 'Logging Advisor',
-    order,
-    async adviseCall(request, chain) {
-      log({ at: Date.now(), order, phase: 'request', messages: request.prompt.messages.length })
-      const response = await chain.nextCall(request)
-      log({ at: Date.now(), order, phase: 'response', messages: request.prompt.messages.length })
-      return response
-    },
-    async *adviseStream(request, chain) {
-      log({ at: Date.now(), order, phase: 'request', messages: request.prompt.messages.length })
-      yield* chain.nextStream(request)
-      log({ at: Date.now(), order, phase: 'response', messages: request.prompt.messages.length })
-    },
+/**
+ * An advisor that only writes down when a request passes it and when its response comes back: two
+ * plain steps on BaseAdvisor (on a stream, `after` sees the chunk that finishes the answer).
+ */
+class LoggingAdvisor extends BaseAdvisor {
+  readonly name = 'Logging Advisor'
+
+  constructor(
+    readonly order: number,
+    private readonly log: (entry: ChainLogEntry) => void,
+  ) {
+    super()
+  }
+
+  before(request: ChatClientRequest): ChatClientRequest {
+    this.log({ at: Date.now(), order: this.order, phase: 'request', messages: request.prompt.messages.length })
+    return request
+  }
+
+  after(response: ChatClientResponse): ChatClientResponse {
+    const finishReason = response.chatResponse?.results[0]?.metadata.finishReason ?? 'none'
+    this.log({ at: Date.now(), order: this.order, phase: 'response', finishReason })
+    return response
   }
 }
 
@@ -86,7 +91,7 @@ export function buildClient(options: {
   if (settings.retry) advisors.push(RetryAdvisor.builder().maxAttempts(3).initialDelayMs(400).build())
   if (settings.approval)
     advisors.push(ToolApprovalAdvisor.builder().policy('delete_note', 'always').handler(approvals.handler).build())
-  if (settings.logging !== 'off') advisors.push(loggingAdvisor(LOG_ORDERS[settings.logging], log))
+  if (settings.logging !== 'off') advisors.push(new LoggingAdvisor(LOG_ORDERS[settings.logging], log))
   return ChatClient.builder(model)
     .defaultSystem(
       'You are the assistant of the advisor-chain demo page. Use the tools for anything about time, notes, the page theme, arithmetic and random numbers; hand research about this page to the researcher. Keep answers short.',

@@ -56,6 +56,15 @@ describe('the layer rule of npm run lint', () => {
     expect(await problems('src/webllm/x.ts', `import { CreateMLCEngine } from '@mlc-ai/web-llm'`)).toEqual([])
   })
 
+  it('keeps storage between core and memory', async () => {
+    expect(await problems('src/storage/x.ts', `import { ChatMemoryError } from '../memory'`)).toEqual([
+      'src/storage may not import src/memory (it may import src/core).',
+    ])
+    expect(await problems('src/core/x.ts', `import { openIndexedDB } from '../storage'`)).toHaveLength(1)
+    expect(await problems('src/memory/x.ts', `import { IndexedDBConnection } from '../storage'`)).toEqual([])
+    expect(await problems('src/retrieval/x.ts', `import { IndexedDBConnection } from '../storage'`)).toEqual([])
+  })
+
   it('lets imports point down', async () => {
     expect(
       await problems(

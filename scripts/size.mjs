@@ -50,7 +50,7 @@ const COMBINATIONS = [
 /** The code a page may never use, and so the only code that may load on demand where a row has `firstCall`. */
 const LAZY = [
   /node_modules\/(ajv|fast-deep-equal|fast-uri|json-schema-traverse|require-from-string|@cfworker)\//,
-  /dist\/src\/schema\/(json-validator|interpreting-validator)\.js$/,
+  /dist\/src\/schema\/(ajv-validator|interpreting-validator)\.js$/,
   /dist\/devtools\/panel\//,
   /^\0|^\\0|commonjsHelpers|rolldown:runtime/,
 ]

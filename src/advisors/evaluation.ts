@@ -1,4 +1,5 @@
 import {
+  setOption,
   HIGHEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -188,27 +189,23 @@ export class EvaluationAdvisorBuilder {
   readonly #options: Partial<EvaluationOptions> = {}
 
   judge(judge: Judge): this {
-    this.#options.judge = judge
-    return this
+    return setOption(this, this.#options, 'judge', judge)
   }
 
   threshold(threshold: number): this {
-    this.#options.threshold = threshold
-    return this
+    return setOption(this, this.#options, 'threshold', threshold)
   }
 
   maxAttempts(attempts: number): this {
-    this.#options.maxAttempts = attempts
-    return this
+    return setOption(this, this.#options, 'maxAttempts', attempts)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): EvaluationAdvisor {
-    return new EvaluationAdvisor(this.#options as EvaluationOptions)
+    return new EvaluationAdvisor({ ...this.#options } as EvaluationOptions)
   }
 }
 

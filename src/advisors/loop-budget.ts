@@ -1,4 +1,5 @@
 import {
+  setOption,
   HIGHEST_PRECEDENCE,
   type CallAdvisor,
   type CallAdvisorChain,
@@ -166,33 +167,27 @@ export class LoopBudgetAdvisorBuilder {
   readonly #options: LoopBudgetOptions = {}
 
   maxRounds(rounds: number): this {
-    this.#options.maxRounds = rounds
-    return this
+    return setOption(this, this.#options, 'maxRounds', rounds)
   }
 
   maxTotalTokens(tokens: number): this {
-    this.#options.maxTotalTokens = tokens
-    return this
+    return setOption(this, this.#options, 'maxTotalTokens', tokens)
   }
 
   maxDurationMs(ms: number): this {
-    this.#options.maxDurationMs = ms
-    return this
+    return setOption(this, this.#options, 'maxDurationMs', ms)
   }
 
   onExceeded(behaviour: 'answer' | 'stop'): this {
-    this.#options.onExceeded = behaviour
-    return this
+    return setOption(this, this.#options, 'onExceeded', behaviour)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return setOption(this, this.#options, 'order', order)
   }
 
   finalInstruction(instruction: (reason: BudgetReason) => string): this {
-    this.#options.finalInstruction = instruction
-    return this
+    return setOption(this, this.#options, 'finalInstruction', instruction)
   }
 
   build(): LoopBudgetAdvisor {

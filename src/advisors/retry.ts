@@ -1,4 +1,5 @@
 import {
+  setOption,
   delay,
   LOWEST_PRECEDENCE,
   advisorOrder,
@@ -132,48 +133,39 @@ export class RetryAdvisorBuilder {
   readonly #options: RetryOptions = {}
 
   maxAttempts(attempts: number): this {
-    this.#options.maxAttempts = attempts
-    return this
+    return setOption(this, this.#options, 'maxAttempts', attempts)
   }
 
   initialDelayMs(ms: number): this {
-    this.#options.initialDelayMs = ms
-    return this
+    return setOption(this, this.#options, 'initialDelayMs', ms)
   }
 
   multiplier(multiplier: number): this {
-    this.#options.multiplier = multiplier
-    return this
+    return setOption(this, this.#options, 'multiplier', multiplier)
   }
 
   maxDelayMs(ms: number): this {
-    this.#options.maxDelayMs = ms
-    return this
+    return setOption(this, this.#options, 'maxDelayMs', ms)
   }
 
   maxTotalDelayMs(ms: number): this {
-    this.#options.maxTotalDelayMs = ms
-    return this
+    return setOption(this, this.#options, 'maxTotalDelayMs', ms)
   }
 
   jitter(jitter: number): this {
-    this.#options.jitter = jitter
-    return this
+    return setOption(this, this.#options, 'jitter', jitter)
   }
 
   advisorOrder(order: number): this {
-    this.#options.advisorOrder = order
-    return this
+    return setOption(this, this.#options, 'advisorOrder', order)
   }
 
   random(random: () => number): this {
-    this.#options.random = random
-    return this
+    return setOption(this, this.#options, 'random', random)
   }
 
   sleep(sleep: (ms: number, signal?: AbortSignal) => Promise<void>): this {
-    this.#options.sleep = sleep
-    return this
+    return setOption(this, this.#options, 'sleep', sleep)
   }
 
   build(): RetryAdvisor {

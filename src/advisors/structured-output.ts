@@ -1,4 +1,5 @@
 import {
+  setOption,
   LOWEST_PRECEDENCE,
   advisorOrder,
   type CallAdvisor,
@@ -149,22 +150,19 @@ export class StructuredOutputValidationAdvisorBuilder {
   readonly #options: Partial<StructuredOutputValidationAdvisorOptions> = {}
 
   outputSchema(schema: SchemaLike): this {
-    this.#options.outputSchema = schema
-    return this
+    return setOption(this, this.#options, 'outputSchema', schema)
   }
 
   maxRepeatAttempts(attempts: number): this {
-    this.#options.maxRepeatAttempts = attempts
-    return this
+    return setOption(this, this.#options, 'maxRepeatAttempts', attempts)
   }
 
   advisorOrder(order: number): this {
-    this.#options.advisorOrder = order
-    return this
+    return setOption(this, this.#options, 'advisorOrder', order)
   }
 
   build(): StructuredOutputValidationAdvisor {
-    return new StructuredOutputValidationAdvisor(this.#options as StructuredOutputValidationAdvisorOptions)
+    return new StructuredOutputValidationAdvisor({ ...this.#options } as StructuredOutputValidationAdvisorOptions)
   }
 }
 

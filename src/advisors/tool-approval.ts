@@ -1,4 +1,5 @@
 import {
+  setOption,
   raceAbort,
   HIGHEST_PRECEDENCE,
   type Advisor,
@@ -206,11 +207,10 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
 
 export class ToolApprovalAdvisorBuilder {
   readonly #policies: Record<string, ApprovalPolicy> = Object.create(null) as Record<string, ApprovalPolicy>
-  #options: Partial<ToolApprovalOptions> = {}
+  readonly #options: Partial<ToolApprovalOptions> = {}
 
   handler(handler: ApprovalHandler): this {
-    this.#options.handler = handler
-    return this
+    return setOption(this, this.#options, 'handler', handler)
   }
 
   policy(toolName: string, policy: ApprovalPolicy): this {
@@ -219,13 +219,11 @@ export class ToolApprovalAdvisorBuilder {
   }
 
   defaultPolicy(policy: ApprovalPolicy): this {
-    this.#options.defaultPolicy = policy
-    return this
+    return setOption(this, this.#options, 'defaultPolicy', policy)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): ToolApprovalAdvisor {

@@ -58,7 +58,8 @@ type MaybePromise<T> = T | Promise<T>
 
 /**
  * An advisor written as two plain steps: `before` changes the request on the way in, `after` the
- * response on the way out. On a stream `before` runs once and `after` on every chunk.
+ * response on the way out. On a stream, as in Spring AI, `before` runs once and `after` runs on the
+ * chunk that carries the finish reason; the other chunks pass as they are.
  */
 export abstract class BaseAdvisor implements CallAdvisor, StreamAdvisor {
   abstract readonly name: string
@@ -81,13 +82,15 @@ export abstract class BaseAdvisor implements CallAdvisor, StreamAdvisor {
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     return streamStage({
-      open: () => {
-        const advised = this.before(request, chain)
-        return advised instanceof Promise ? advised.then((ready) => chain.nextStream(ready)) : chain.nextStream(advised)
-      },
-      chunk: (chunk) => this.after(chunk, chain),
+      open: async () => chain.nextStream(await this.before(request, chain)),
+      chunk: (chunk) => (carriesFinishReason(chunk) ? this.after(chunk, chain) : chunk),
     })
   }
+}
+
+/** Whether a streamed chunk ends its answer: one of its results has a finish reason (Spring's `onFinishReason`). */
+function carriesFinishReason(response: ChatClientResponse): boolean {
+  return response.chatResponse?.results.some((result) => !!result.metadata.finishReason) ?? false
 }
 
 /** The response with `usage` in its metadata (a sum over rounds or attempts); unchanged without one. */

@@ -85,3 +85,10 @@ export function aggregateChunks(chunks: Iterable<ChatResponse>): ChatResponse {
   for (const chunk of chunks) aggregator.add(chunk)
   return aggregator.result()
 }
+
+/** Aggregates a stream read to its end: the `call` of a model that only streams. */
+export async function aggregateStream(chunks: AsyncIterable<ChatResponse>): Promise<ChatResponse> {
+  const aggregator = new ChatResponseAggregator()
+  for await (const chunk of chunks) aggregator.add(chunk)
+  return aggregator.result()
+}

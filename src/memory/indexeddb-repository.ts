@@ -1,4 +1,5 @@
-import { isMessage, openIndexedDB, type Message } from '../core'
+import { isMessage, type Message } from '../core'
+import { IndexedDBConnection, isQuotaExceeded } from '../storage'
 import type { ChatMemoryRepository } from './chat-memory'
 import { ChatMemoryError } from './chat-memory-error'
 import {
@@ -53,12 +54,19 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
   readonly sharedStorageName: string
   readonly #options: IndexedDBChatMemoryRepositoryOptions
   readonly #windows = new WindowCache()
-  #db: Promise<IDBDatabase> | undefined
+  readonly #connection: IndexedDBConnection
 
   constructor(options: IndexedDBChatMemoryRepositoryOptions = {}) {
     this.databaseName = options.databaseName ?? 'advisor-chain-memory'
     this.sharedStorageName = `indexeddb:${this.databaseName}`
     this.#options = options
+    this.#connection = new IndexedDBConnection({
+      factory: options.indexedDB,
+      name: this.databaseName,
+      version: MEMORY_DB_VERSION,
+      upgrade,
+      instead: 'use InMemoryChatMemoryRepository',
+    })
   }
 
   async findConversationIds(): Promise<string[]> {
@@ -137,10 +145,8 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
 
   /** Closes the connection (it reopens on the next use). */
   async close(): Promise<void> {
-    const db = this.#db
-    this.#db = undefined
     this.#windows.clear()
-    ;(await db?.catch(() => undefined))?.close()
+    await this.#connection.close()
   }
 
   /**
@@ -152,14 +158,16 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
     mode: IDBTransactionMode,
     step: (stores: LogStores) => Promise<T>,
   ): Promise<T> {
-    const db = await this.#open(conversationId)
+    const db = await this.#connection.open(
+      (why, cause) => new ChatMemoryError('unavailable', conversationId, why, { cause }),
+    )
     return new Promise<T>((resolve, reject) => {
       let tx: IDBTransaction
       try {
         tx = db.transaction([MESSAGES, CONVERSATIONS], mode)
       } catch (error) {
         // The connection closed under us (a newer tab upgrades): the next use reopens it.
-        this.#db = undefined
+        this.#connection.forget()
         return reject(this.#failure(conversationId, error))
       }
       let result: T
@@ -194,7 +202,7 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
     const name = error instanceof DOMException ? error.name : 'Error'
     const detail = error instanceof Error && error.message ? `: ${error.message}` : ''
     const which = conversationId === undefined ? '' : ` for conversation '${conversationId}'`
-    if (name === 'QuotaExceededError')
+    if (isQuotaExceeded(error))
       return new ChatMemoryError(
         'quota',
         conversationId,
@@ -224,22 +232,6 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
       if (this.#options.onCorruptRecord) this.#options.onCorruptRecord(problem)
       else console.warn(`Skipped a corrupt message in conversation '${conversationId}' (#${seq}): ${reason}`)
     }
-  }
-
-  #open(conversationId: string | undefined): Promise<IDBDatabase> {
-    if (this.#db) return this.#db
-    const opening = openIndexedDB({
-      factory: this.#options.indexedDB,
-      name: this.databaseName,
-      version: MEMORY_DB_VERSION,
-      upgrade,
-      failure: (why, cause) => new ChatMemoryError('unavailable', conversationId, why, { cause }),
-      instead: 'use InMemoryChatMemoryRepository',
-      onClose: () => (this.#db = undefined),
-    })
-    // A failed open is tried again on the next use.
-    opening.catch(() => this.#db === opening && (this.#db = undefined))
-    return (this.#db = opening)
   }
 }
 

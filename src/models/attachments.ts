@@ -38,6 +38,11 @@ export const ANTHROPIC_ATTACHMENTS: AttachmentRules = {
   documentUrls: true,
 }
 
+/** A model that reads text only: plain-text files become text, anything else is refused before it is sent. */
+export function textOnly(noImagesHint: string): AttachmentRules {
+  return { imageTypes: [], maxImageBytes: 0, documentTypes: [], maxDocumentBytes: 0, documentUrls: false, noImagesHint }
+}
+
 /** Malformed input (a broken data: URL, an empty file), as opposed to input of a kind the model does not take. */
 const INVALID = 'invalid_attachment'
 

@@ -8,6 +8,20 @@ export interface HttpOptions {
   signal?: AbortSignal | undefined
 }
 
+/** How an OpenAI-style API is asked: the app's headers, with `authorization: Bearer <apiKey>` when there is a key. */
+export function bearerHttp(
+  options: {
+    headers?: Record<string, string> | undefined
+    apiKey?: string | undefined
+    fetch?: typeof fetch | undefined
+  },
+  signal: AbortSignal | undefined,
+): HttpOptions {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`
+  return { fetch: options.fetch, headers, signal }
+}
+
 /** POSTs JSON; a failure becomes a ChatModelError (or an AbortError when aborted). */
 export async function postJson(
   url: string,

@@ -1,7 +1,7 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import { labelOf } from './base-url'
 import type { ErrorContext } from './errors'
-import { postJson, readJson } from './http'
+import { bearerHttp, postJson, readJson } from './http'
 import { registerModelSecrets } from './secrets'
 import { serverSentEvents } from './sse'
 import { fromResponsesBody, toResponsesRequest } from './openai-responses-mapping'
@@ -41,12 +41,22 @@ export class OpenAIResponsesChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(this.#url, await this.#body(prompt, false), this.#http(signal), this.#context)
+    const response = await postJson(
+      this.#url,
+      await this.#body(prompt, false),
+      bearerHttp(this.#options, signal),
+      this.#context,
+    )
     return fromResponsesBody(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(this.#url, await this.#body(prompt, true), this.#http(signal), this.#context)
+    const response = await postJson(
+      this.#url,
+      await this.#body(prompt, true),
+      bearerHttp(this.#options, signal),
+      this.#context,
+    )
     const reader = new ResponsesStreamReader(this.#context, prompt.options.toolCallDeltas === true)
     for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
     yield reader.finish()
@@ -61,11 +71,5 @@ export class OpenAIResponsesChatModel implements ChatModel {
       options,
       stream,
     )
-  }
-
-  #http(signal: AbortSignal | undefined) {
-    const headers: Record<string, string> = { ...this.#options.headers }
-    if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`
-    return { fetch: this.#options.fetch, headers, signal }
   }
 }

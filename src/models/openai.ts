@@ -1,7 +1,7 @@
 import type { ChatModel, ChatOptions, ChatResponse, Prompt } from '../core'
 import { labelOf } from './base-url'
 import type { ErrorContext } from './errors'
-import { postJson, readJson } from './http'
+import { bearerHttp, postJson, readJson } from './http'
 import { fromOpenAICompletion } from './openai-mapping'
 import { toOpenAIRequest } from './openai-request'
 import { readOpenAIStream } from './openai-stream'
@@ -41,12 +41,22 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(this.#url, await this.#body(prompt, false), this.#http(signal), this.#context)
+    const response = await postJson(
+      this.#url,
+      await this.#body(prompt, false),
+      bearerHttp(this.#options, signal),
+      this.#context,
+    )
     return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(this.#url, await this.#body(prompt, true), this.#http(signal), this.#context)
+    const response = await postJson(
+      this.#url,
+      await this.#body(prompt, true),
+      bearerHttp(this.#options, signal),
+      this.#context,
+    )
     yield* readOpenAIStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
@@ -55,11 +65,5 @@ export class OpenAIChatModel implements ChatModel {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
     const messages = await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
     return toOpenAIRequest(this.#options.model, messages, options, stream, this.#context.label)
-  }
-
-  #http(signal: AbortSignal | undefined) {
-    const headers: Record<string, string> = { ...this.#options.headers }
-    if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`
-    return { fetch: this.#options.fetch, headers, signal }
   }
 }

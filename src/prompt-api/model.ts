@@ -1,6 +1,6 @@
 import {
   abortError,
-  ChatResponseAggregator,
+  aggregateStream,
   raceAbort,
   throwIfAborted,
   type ChatModel,
@@ -19,7 +19,7 @@ import {
   replySchema,
   textOfUserMessage,
   withAttachments,
-  type AttachmentRules,
+  textOnly,
   type TextTurn,
 } from '../models'
 import { promptApiError, promptApiFailure } from './errors'
@@ -61,14 +61,7 @@ export interface PromptApiCreateOptions extends PromptApiChatModelOptions {
 }
 
 /** Text and plain-text files; the session is created for text only. */
-const TEXT_ONLY: AttachmentRules = {
-  imageTypes: [],
-  maxImageBytes: 0,
-  documentTypes: [],
-  maxDocumentBytes: 0,
-  documentUrls: false,
-  noImagesHint: 'PromptApiChatModel sends text only: send text, or a plain-text file.',
-}
+const TEXT_ONLY = textOnly('PromptApiChatModel sends text only: send text, or a plain-text file.')
 
 /**
  * Chrome's built-in model (the Prompt API, `LanguageModel`) as a ChatModel. Tools are called through
@@ -144,10 +137,8 @@ export class PromptApiChatModel implements ChatModel {
     return new PromptApiChatModel(options)
   }
 
-  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const aggregator = new ChatResponseAggregator()
-    for await (const chunk of this.stream(prompt, signal)) aggregator.add(chunk)
-    return aggregator.result()
+  call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    return aggregateStream(this.stream(prompt, signal))
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {

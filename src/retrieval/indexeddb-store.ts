@@ -1,4 +1,5 @@
-import { openIndexedDB, throwIfAborted } from '../core'
+import { throwIfAborted } from '../core'
+import { IndexedDBConnection, isQuotaExceeded } from '../storage'
 import { isArray, type Document, type ScoredDocument } from './document'
 import type { EmbeddingModel } from './embedding-model'
 import { VectorIndex } from './vector-index'
@@ -30,7 +31,7 @@ export class IndexedDBVectorStore implements VectorStore {
   readonly databaseName: string
   readonly #embedding: EmbeddingModel
   readonly #factory: IDBFactory | undefined
-  #db: Promise<IDBDatabase> | undefined
+  readonly #connection: IndexedDBConnection
   /** The documents as of `version`, for searching; reloaded when another tab changed them. */
   #cache: { version: number; index: VectorIndex | undefined } | undefined
 
@@ -43,6 +44,19 @@ export class IndexedDBVectorStore implements VectorStore {
     this.name = options.name
     this.databaseName = `advisor-chain-vectors:${options.name}`
     this.#factory = options.indexedDB
+    this.#connection = new IndexedDBConnection(
+      {
+        factory: options.indexedDB,
+        name: this.databaseName,
+        version: DB_VERSION,
+        upgrade: (db) => {
+          if (!db.objectStoreNames.contains(DOCUMENTS)) db.createObjectStore(DOCUMENTS, { keyPath: 'id' })
+          if (!db.objectStoreNames.contains(META)) db.createObjectStore(META)
+        },
+        instead: 'use InMemoryVectorStore',
+      },
+      () => (this.#cache = undefined),
+    )
   }
 
   async add(documents: readonly Document[], options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -110,10 +124,8 @@ export class IndexedDBVectorStore implements VectorStore {
 
   /** Closes the connection; the next use opens it again. */
   close(): void {
-    const db = this.#db
-    this.#db = undefined
     this.#cache = undefined
-    void db?.then((open) => open.close()).catch(() => {})
+    void this.#connection.close()
   }
 
   /** Deletes the database and every document in it. */
@@ -161,25 +173,7 @@ export class IndexedDBVectorStore implements VectorStore {
   }
 
   #open(): Promise<IDBDatabase> {
-    if (this.#db) return this.#db
-    const opening = openIndexedDB({
-      factory: this.#factory,
-      name: this.databaseName,
-      version: DB_VERSION,
-      upgrade: (db) => {
-        if (!db.objectStoreNames.contains(DOCUMENTS)) db.createObjectStore(DOCUMENTS, { keyPath: 'id' })
-        if (!db.objectStoreNames.contains(META)) db.createObjectStore(META)
-      },
-      failure: (why, cause) => new Error(why, { cause }),
-      instead: 'use InMemoryVectorStore',
-      onClose: () => {
-        this.#db = undefined
-        this.#cache = undefined
-      },
-    })
-    // A failed open is tried again on the next use.
-    opening.catch(() => this.#db === opening && (this.#db = undefined))
-    return (this.#db = opening)
+    return this.#connection.open((why, cause) => new Error(why, { cause }))
   }
 }
 
@@ -211,9 +205,8 @@ function write(db: IDBDatabase, change: (tx: IDBTransaction, fail: (error: Error
 }
 
 function storageError(name: string, cause: DOMException | null): Error {
-  const why =
-    cause?.name === 'QuotaExceededError'
-      ? 'the device is out of storage for this site'
-      : (cause?.message ?? 'the transaction was aborted')
+  const why = isQuotaExceeded(cause)
+    ? 'the device is out of storage for this site'
+    : (cause?.message ?? 'the transaction was aborted')
   return new Error(`IndexedDB '${name}' could not store the change: ${why}. Nothing of it was stored`, { cause })
 }

@@ -64,6 +64,8 @@ describe('QuestionAnswerAdvisor', () => {
     for (const chunk of chunks) expect(chunk.context[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]).toBeDefined()
     const last = chunks.at(-1)!.chatResponse!
     expect((last.metadata[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS] as ScoredDocument[])[0]!.id).toBe('hours.md')
+    for (const chunk of chunks.slice(0, -1))
+      expect(chunk.chatResponse!.metadata[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]).toBeUndefined()
   })
 
   it('takes topK, minScore and the template from its builder', async () => {

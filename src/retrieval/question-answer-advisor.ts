@@ -1,5 +1,6 @@
 import {
   BaseAdvisor,
+  setOption,
   HIGHEST_PRECEDENCE,
   RETRIEVAL_EXCERPT_LENGTH,
   RUN_ID_KEY,
@@ -9,7 +10,6 @@ import {
   finiteNumber,
   newId,
   now,
-  streamStage,
   textPart,
   userMessageOf,
   wholeNumber,
@@ -130,34 +130,26 @@ the user that you can't answer the question.
     return { ...request, context, prompt: { ...request.prompt, messages: [...messages.slice(0, -1), augmented] } }
   }
 
+  /** As Spring AI does: the documents found also ride on the answer's metadata (on a stream, its finishing chunk). */
   after(response: ChatClientResponse): ChatClientResponse {
-    return response
-  }
-
-  override async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
-    const advised = await this.before(request, chain)
-    return withDocuments(await chain.nextCall(advised), advised.context, true)
-  }
-
-  override adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
-    let context: Record<string, unknown> = request.context
-    return streamStage({
-      open: () =>
-        this.before(request, chain).then((advised) => {
-          context = advised.context
-          return chain.nextStream(advised)
-        }),
-      chunk: (chunk) => {
-        const finished = chunk.chatResponse?.results.some((result) => result.metadata.finishReason) ?? false
-        return withDocuments(chunk, context, finished)
+    const documents = response.context[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]
+    const chatResponse = response.chatResponse
+    if (documents === undefined || !chatResponse) return response
+    return {
+      ...response,
+      chatResponse: {
+        ...chatResponse,
+        metadata: { ...chatResponse.metadata, [QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]: documents },
       },
-    })
+    }
   }
 }
 
+type QuestionAnswerAdvisorOptions = NonNullable<ConstructorParameters<typeof QuestionAnswerAdvisor>[1]>
+
 export class QuestionAnswerAdvisorBuilder {
   readonly #store: VectorStore
-  readonly #options: { topK?: number; minScore?: number; promptTemplate?: string; order?: number } = {}
+  readonly #options: QuestionAnswerAdvisorOptions = {}
 
   constructor(store: VectorStore) {
     this.#store = store
@@ -165,29 +157,25 @@ export class QuestionAnswerAdvisorBuilder {
 
   /** How many documents at most (default 4). */
   topK(topK: number): this {
-    this.#options.topK = topK
-    return this
+    return setOption(this, this.#options, 'topK', topK)
   }
 
   /** The lowest cosine similarity kept, from -1 to 1 (default 0). */
   minScore(minScore: number): this {
-    this.#options.minScore = minScore
-    return this
+    return setOption(this, this.#options, 'minScore', minScore)
   }
 
   /** Replaces the template; it must hold `{query}` and `{question_answer_context}`. */
   promptTemplate(template: string): this {
-    this.#options.promptTemplate = template
-    return this
+    return setOption(this, this.#options, 'promptTemplate', template)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): QuestionAnswerAdvisor {
-    return new QuestionAnswerAdvisor(this.#store, this.#options)
+    return new QuestionAnswerAdvisor(this.#store, { ...this.#options })
   }
 }
 
@@ -212,28 +200,6 @@ function augment(message: UserMessage, template: string, documents: readonly Sco
   const attachments = attachmentsOf(message)
   if (attachments.length === 0) return { ...message, text }
   return userMessageOf([textPart(text), ...attachments], message.metadata)
-}
-
-function withDocuments(
-  response: ChatClientResponse,
-  context: Record<string, unknown>,
-  finished: boolean,
-): ChatClientResponse {
-  const documents = context[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]
-  const withContext =
-    response.context[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS] === documents
-      ? response
-      : { ...response, context: { ...response.context, [QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]: documents } }
-  const chatResponse = withContext.chatResponse
-  if (!finished || !chatResponse) return withContext
-  // As Spring AI does: the documents also ride on the answer's metadata.
-  return {
-    ...withContext,
-    chatResponse: {
-      ...chatResponse,
-      metadata: { ...chatResponse.metadata, [QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]: documents },
-    },
-  }
 }
 
 function numberParam(params: Readonly<Record<string, unknown>>, key: string): number | undefined {

@@ -9,22 +9,18 @@ export interface SchemaIssue {
 
 export type JsonValidator = (value: unknown) => SchemaIssue[]
 
-const compiled = new WeakMap<JsonSchema, Promise<JsonValidator>>()
 let codeGeneration: boolean | undefined
 
 /**
- * A validator for a raw JSON Schema: ajv, loaded on first use, or — in pages whose
- * Content-Security-Policy forbids `unsafe-eval` (ajv compiles to `new Function`) — an
- * interpreting validator with the same messages.
+ * A validator for a raw JSON Schema, loaded with its first use (the one lazy step on this path):
+ * ajv, or — in pages whose Content-Security-Policy forbids `unsafe-eval` (ajv compiles to
+ * `new Function`) — an interpreting validator with the same messages. Each call compiles anew:
+ * `resolveSchema` keeps one per schema object.
  */
 export function jsonValidator(schema: JsonSchema): Promise<JsonValidator> {
-  let validator = compiled.get(schema)
-  if (!validator) {
-    validator = canGenerateCode() ? ajvValidator(schema) : interpretingValidator(schema)
-    compiled.set(schema, validator)
-    validator.catch(() => compiled.delete(schema))
-  }
-  return validator
+  return canGenerateCode()
+    ? import('./ajv-validator').then((ajv) => ajv.ajvValidator(schema))
+    : import('./interpreting-validator').then((interpreter) => interpreter.interpret(schema, draftOf(schema)))
 }
 
 /** False in pages whose Content-Security-Policy forbids `unsafe-eval`. */
@@ -39,33 +35,4 @@ export function canGenerateCode(): boolean {
     }
   }
   return codeGeneration
-}
-
-async function ajvValidator(schema: JsonSchema): Promise<JsonValidator> {
-  const draft = draftOf(schema)
-  const { default: Ajv } = draft === 'draft-07' ? await import('ajv') : await import('ajv/dist/2020.js')
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, ownProperties: true })
-  const validate = ajv.compile(schema)
-  return (value) => {
-    if (validate(value)) return []
-    return (validate.errors ?? []).map((error) => ({
-      path: error.instancePath,
-      message: withParams(error.keyword, error.message ?? 'is invalid', error.params),
-    }))
-  }
-}
-
-function withParams(keyword: string, message: string, params: Record<string, unknown>): string {
-  if (keyword === 'uniqueItems') return 'must NOT have duplicate items'
-  if (keyword === 'additionalProperties') return `${message}: '${String(params['additionalProperty'])}'`
-  if (keyword === 'enum' && Array.isArray(params['allowedValues'])) {
-    return `${message}: ${params['allowedValues'].map((v) => JSON.stringify(v)).join(', ')}`
-  }
-  if (keyword === 'const') return `${message}: ${JSON.stringify(params['allowedValue'])}`
-  return message
-}
-
-async function interpretingValidator(schema: JsonSchema): Promise<JsonValidator> {
-  const { interpret } = await import('./interpreting-validator')
-  return interpret(schema, draftOf(schema))
 }

@@ -4,7 +4,7 @@ import { resolveSchema, validatorNow } from './schema'
 
 // Counts how often the lazy ajv path is loaded.
 const lazyPath = vi.hoisted(() => ({ loads: 0 }))
-vi.mock('./json-validator', async (importOriginal) => {
+vi.mock('./ajv-validator', async (importOriginal) => {
   lazyPath.loads++
   return importOriginal()
 })

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../core'
 import { fastValidator } from './fast-validator'
-import type { JsonValidator, SchemaIssue } from './json-validator'
+import { jsonValidator, type JsonValidator, type SchemaIssue } from './json-validator'
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
 
 /** What users may pass wherever a schema is asked for: a JSON Schema object or a Standard Schema with a JSON Schema. */
@@ -66,11 +66,8 @@ const resolvedJsonSchemas = new WeakMap<object, ResolvedSchema>()
 function validatedLater<T>(schema: JsonSchema): ResolvedSchema<T> {
   let compiled: Promise<JsonValidator> | undefined
   let ready: JsonValidator | undefined
-  // The validator's loader (ajv, or the interpreter under a strict CSP) loads with the first check.
-  const validator = () =>
-    (compiled ??= import('./json-validator')
-      .then(({ jsonValidator }) => jsonValidator(schema))
-      .then((compiledValidator) => (ready = compiledValidator)))
+  // The validator (ajv, or the interpreter under a strict CSP) loads with the first check.
+  const validator = () => (compiled ??= jsonValidator(schema).then((compiledValidator) => (ready = compiledValidator)))
   const resolved: ResolvedSchema<T> = {
     jsonSchema: schema,
     async prepare() {

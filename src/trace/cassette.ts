@@ -1,4 +1,5 @@
-import { scrubSecretsDeep, type Message, type ToolCall, type Usage } from '../core'
+import type { Message, ToolCall, Usage } from '../core'
+import { scrubSecretsDeep } from './scrub-deep'
 import { type TraceEvent, type TraceEventOf, TraceFileError } from './index'
 
 export const CASSETTE_FORMAT = 'advisor-chain-cassette'

@@ -1,4 +1,4 @@
-import { scrubSecretsDeep } from '../core'
+import { scrubSecretsDeep } from './scrub-deep'
 import type { TraceEvent, TraceEventOf, TraceSink } from './events'
 import { TraceReader, type ModelSpan, type RunView } from './reader'
 

@@ -1,4 +1,5 @@
-import { hasSecrets, isOpaque, REDACTED, scrubSecrets } from '../core'
+import { hasSecrets, REDACTED, scrubSecrets } from '../core'
+import { isOpaque } from './scrub-deep'
 
 export { REDACTED }
 

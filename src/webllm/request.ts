@@ -1,5 +1,14 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionRequestBase } from '@mlc-ai/web-llm'
-import { partsOf, type Message, type ChatOptions, type Prompt, type JsonSchema, type UserMessage } from '../core'
+import {
+  partsOf,
+  type AssistantMessage,
+  type Message,
+  type ToolResponseMessage,
+  type ChatOptions,
+  type Prompt,
+  type JsonSchema,
+  type UserMessage,
+} from '../core'
 import { isTextFile, replySchema, textFileText, toolInstructions } from '../models'
 import type { ToolStrategy } from './engine'
 
@@ -88,36 +97,28 @@ function withSystem(system: string, turn: ChatCompletionMessageParam): ChatCompl
 
 /** Function-calling models take no custom system prompt: its text goes before the first user message. */
 function nativeMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.text)
-  const rest = messages.flatMap((message): ChatCompletionMessageParam[] => {
-    switch (message.role) {
-      case 'system':
-        return []
-      case 'user':
-        return [userTurn(message)]
-      case 'assistant':
-        return [
-          {
-            role: 'assistant',
-            content: message.text,
-            ...(message.toolCalls.length > 0
-              ? {
-                  tool_calls: message.toolCalls.map((call) => ({
-                    id: call.id,
-                    type: 'function' as const,
-                    function: { name: call.name, arguments: call.arguments },
-                  })),
-                }
-              : {}),
-          },
-        ]
-      case 'tool':
-        return message.responses.map((response) => ({
-          role: 'tool' as const,
-          content: response.responseData,
-          tool_call_id: response.id,
-        }))
-    }
+  const { system, rest } = turns(messages, (message) => {
+    if (message.role === 'tool')
+      return message.responses.map((response) => ({
+        role: 'tool' as const,
+        content: response.responseData,
+        tool_call_id: response.id,
+      }))
+    return [
+      {
+        role: 'assistant',
+        content: message.text,
+        ...(message.toolCalls.length > 0
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
+          : {}),
+      },
+    ]
   })
   const firstUser = rest.findIndex((message) => message.role === 'user')
   if (system.length > 0 && firstUser >= 0) rest[firstUser] = withSystem(system.join('\n\n'), rest[firstUser]!)
@@ -126,27 +127,33 @@ function nativeMessages(messages: readonly Message[]): ChatCompletionMessagePara
 
 /** The model sees its own earlier replies in the JSON shape it must use, and tool results as a user turn. */
 function constrainedMessages(messages: readonly Message[], instructions: string): ChatCompletionMessageParam[] {
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.text)
-  const rest = messages.flatMap((message): ChatCompletionMessageParam[] => {
-    switch (message.role) {
-      case 'system':
-        return []
-      case 'user':
-        return [userTurn(message)]
-      case 'assistant': {
-        const calls = message.toolCalls.map((call) => ({ name: call.name, arguments: parseArguments(call.arguments) }))
-        return [
-          {
-            role: 'assistant',
-            content: JSON.stringify(calls.length > 0 ? { tool_calls: calls } : { answer: message.text }),
-          },
-        ]
-      }
-      case 'tool':
-        return [{ role: 'user', content: toolResultsText(message.responses) }]
-    }
+  const { system, rest } = turns(messages, (message) => {
+    if (message.role === 'tool') return [{ role: 'user', content: toolResultsText(message.responses) }]
+    const calls = message.toolCalls.map((call) => ({ name: call.name, arguments: parseArguments(call.arguments) }))
+    return [
+      {
+        role: 'assistant',
+        content: JSON.stringify(calls.length > 0 ? { tool_calls: calls } : { answer: message.text }),
+      },
+    ]
   })
   return merged([{ role: 'system', content: [...system, instructions].join('\n\n') }, ...rest])
+}
+
+/** The system texts apart; user messages as user turns, the model's and the tools' as `turnsOf` writes them. */
+function turns(
+  messages: readonly Message[],
+  turnsOf: (message: AssistantMessage | ToolResponseMessage) => ChatCompletionMessageParam[],
+): { system: string[]; rest: ChatCompletionMessageParam[] } {
+  const system: string[] = []
+  const rest = messages.flatMap((message): ChatCompletionMessageParam[] => {
+    if (message.role === 'system') {
+      system.push(message.text)
+      return []
+    }
+    return message.role === 'user' ? [userTurn(message)] : turnsOf(message)
+  })
+  return { system, rest }
 }
 
 function toolResultsText(responses: ReadonlyArray<{ id: string; name: string; responseData: string }>): string {

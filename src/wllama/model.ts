@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk, ChatCompletionUsage, ResultTimings } from '@wllama/wllama'
 import {
   abortError,
-  ChatResponseAggregator,
+  aggregateStream,
   throwIfAborted,
   type ChatModel,
   type ChatResponse,
@@ -62,10 +62,8 @@ export class WllamaChatModel implements ChatModel {
     })
   }
 
-  async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const aggregator = new ChatResponseAggregator()
-    for await (const chunk of this.stream(prompt, signal)) aggregator.add(chunk)
-    return aggregator.result()
+  call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
+    return aggregateStream(this.stream(prompt, signal))
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {

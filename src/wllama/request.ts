@@ -7,18 +7,11 @@ import {
   replySchema,
   textOfUserMessage,
   withAttachments,
-  type AttachmentRules,
+  textOnly,
 } from '../models'
 
 /** llama.cpp here reads text: plain-text files become text, anything else is refused before decoding. */
-const TEXT_ONLY: AttachmentRules = {
-  imageTypes: [],
-  maxImageBytes: 0,
-  documentTypes: [],
-  maxDocumentBytes: 0,
-  documentUrls: false,
-  noImagesHint: 'WllamaChatModel reads text only: send text, or a plain-text file.',
-}
+const TEXT_ONLY = textOnly('WllamaChatModel reads text only: send text, or a plain-text file.')
 
 export interface WllamaRequest {
   params: ChatCompletionParams

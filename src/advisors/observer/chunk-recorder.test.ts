@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { registerSecret, SecretStreamScrubber, type ChatResponse } from '../../core'
+import { registerSecret, type ChatResponse } from '../../core'
 import { REDACTED, Redactor, type TraceEvent } from '../../trace'
+import { SecretStreamScrubber } from '../../trace/secret-stream'
 import { RunRecorder } from './run-recorder'
-import { seeded, textWithSecrets } from '../testing/random-text'
-import { referenceMask } from '../testing/reference-mask'
+import { seeded, textWithSecrets } from '../../trace/testing/random-text'
+import { referenceMask } from '../../trace/testing/reference-mask'
 
 // Registered secrets stay registered for the rest of this file: each is used only here.
 const REGISTERED = ['reg-9d8c7b6a5f4e', 'Be-registered-key-0001']

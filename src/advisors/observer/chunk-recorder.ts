@@ -1,7 +1,7 @@
 import type { ChatResponse } from '../../core'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
-import { StreamedTail } from './streamed-tail'
+import { StreamedTail } from '../../trace/streamed-tail'
 
 /**
  * The `model-chunk` events of a run's streamed responses: each chunk's text and reasoning masked

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ChatClient } from '../../client'
 import { registerSecret, type ChatModel, type ChatResponse } from '../../core'
 import { TraceCollector, cassetteFromTrace, exportTrace, toOtlp, type TraceEvent } from '../../trace'
-import { seeded } from '../testing/random-text'
+import { seeded } from '../../trace/testing/random-text'
 import { ObserverAdvisor } from './observer'
 
 // Secrets of every length, registered and pattern-matched, streamed split at random points through

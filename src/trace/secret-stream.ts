@@ -1,4 +1,4 @@
-import { registeredSecrets, scrubSecrets } from './secrets'
+import { registeredSecrets, scrubSecrets } from '../core'
 
 /**
  * Scrubs text that arrives in pieces (a stream's deltas): a secret split across pieces is masked

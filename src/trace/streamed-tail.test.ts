@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, Redactor } from '../../trace'
+import { REDACTED, Redactor } from './redact'
 import { StreamedTail } from './streamed-tail'
-import { seeded, textWithSecrets } from '../testing/random-text'
-import { referenceMask } from '../testing/reference-mask'
+import { seeded, textWithSecrets } from './testing/random-text'
+import { referenceMask } from './testing/reference-mask'
 
 function randomChunks(text: string, random: () => number): string[] {
   const chunks: string[] = []

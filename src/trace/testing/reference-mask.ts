@@ -1,4 +1,4 @@
-import { REDACTED, type Redactor } from '../../trace'
+import { REDACTED, type Redactor } from '../redact'
 
 /**
  * How streamed chunks must be masked, written the slow, obvious way: each chunk is checked with

@@ -1,5 +1,5 @@
-import { SecretStreamScrubber } from '../../core'
-import { REDACTED, type Redactor } from '../../trace'
+import { REDACTED, type Redactor } from './redact'
+import { SecretStreamScrubber } from './secret-stream'
 
 /** How much earlier text a secret split across chunks is looked for in (what a key pattern spans). */
 const TAIL = 64

@@ -1,0 +1,51 @@
+import { openIndexedDB, type OpenIndexedDB } from './open'
+
+/** Which database a store keeps its data in, and how to create or move its stores forward. */
+export type DatabaseSpec = Omit<OpenIndexedDB, 'failure' | 'onClose'>
+
+/**
+ * A store's one connection to its database: opened on the first use, and again on the next use
+ * after a failed open, a close, or another tab that upgrades or deletes the database.
+ */
+export class IndexedDBConnection {
+  readonly #options: DatabaseSpec
+  readonly #onClose: () => void
+  #db: Promise<IDBDatabase> | undefined
+
+  /** `onClose` is told when another tab takes the database away (the store drops what it cached). */
+  constructor(options: DatabaseSpec, onClose: () => void = () => {}) {
+    this.#options = options
+    this.#onClose = onClose
+  }
+
+  get name(): string {
+    return this.#options.name
+  }
+
+  /** The open database; `failure` is the store's own error for one it cannot open. */
+  open(failure: OpenIndexedDB['failure']): Promise<IDBDatabase> {
+    if (this.#db) return this.#db
+    const opening = openIndexedDB({
+      ...this.#options,
+      failure,
+      onClose: () => {
+        this.#db = undefined
+        this.#onClose()
+      },
+    })
+    opening.catch(() => this.#db === opening && (this.#db = undefined))
+    return (this.#db = opening)
+  }
+
+  /** Forgets a connection that closed under the store (a transaction could not start): the next use reopens it. */
+  forget(): void {
+    this.#db = undefined
+  }
+
+  /** Closes the connection; the next use opens it again. */
+  async close(): Promise<void> {
+    const db = this.#db
+    this.#db = undefined
+    ;(await db?.catch(() => undefined))?.close()
+  }
+}
