@@ -122,11 +122,31 @@ describe('secrets never leave a model error', () => {
 })
 
 describe('secrets never reach a trace through streamed text', () => {
+  it('shows none of the body of an unregistered 164-character key streamed in 4-character chunks', async () => {
+    const { ChatClient: Client } = await import('../client')
+    const { ScriptedChatModel } = await import('./scripted')
+    const collector = new TraceCollector()
+    const key = `sk-proj-${'Zq9_x'.repeat(31)}a`
+    const text = `the key is ${key} and more`
+    const model = new ScriptedChatModel([{ text, chunks: text.match(/.{1,4}/gs)! }])
+    const client = Client.builder(model)
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+    for await (const _ of client.prompt('q').stream().content());
+    const shown = collector
+      .ofType('model-chunk')
+      .map((chunk) => chunk.text)
+      .join('')
+    expect(key).toHaveLength(164)
+    expect(shown).not.toMatch(/proj|Zq9|_x/)
+  })
+
   it('gives back text held at the end of a stream that sends no finish reason', async () => {
     const { ChatClient: Client } = await import('../client')
     const { ScriptedChatModel } = await import('./scripted')
     const collector = new TraceCollector()
-    const tail = KEY.slice(0, 8)
+    // The start of the registered key, held back in case the key follows; not yet a key of any pattern.
+    const tail = KEY.slice(0, 2)
     const model = new ScriptedChatModel([{ text: `ends with ${tail}`, chunks: ['ends with ', tail], finishReason: '' }])
     const client = Client.builder(model)
       .defaultAdvisors(new ObserverAdvisor({ sink: collector }))

@@ -76,7 +76,8 @@ export class StreamedTail {
     const seen = (this.#open || before.slice(-TAIL)) + text
     const open = this.redactor.openSecretAt(seen)
     this.#open = open < 0 ? '' : seen.slice(open, open + OPEN_KEPT)
-    return this.redactor.text(seen) === seen ? text : REDACTED
+    // A key still running at the chunk's end is masked before its pattern's length is reached: none of its body shows.
+    return open < 0 && this.redactor.text(seen) === seen ? text : REDACTED
   }
 
   /**

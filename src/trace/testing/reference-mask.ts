@@ -3,8 +3,8 @@ import { REDACTED, type Redactor } from '../redact'
 /**
  * How streamed chunks must be masked, written the slow, obvious way: each chunk is checked with
  * the 64 characters streamed before it or, when a key (a marker and its characters) ran to the end
- * of the text before it, with that key's first 256 characters; a chunk in which a secret is found
- * becomes REDACTED.
+ * of the text before it, with that key's first 256 characters; a chunk in which a secret is found,
+ * or a key that may still become one runs to its end, becomes REDACTED.
  */
 export function referenceMask(redactor: Redactor): (chunk: string) => string {
   let streamed = ''
@@ -15,6 +15,6 @@ export function referenceMask(redactor: Redactor): (chunk: string) => string {
     streamed += chunk
     const from = redactor.openSecretAt(seen)
     open = from < 0 ? '' : seen.slice(from, from + 256)
-    return redactor.text(seen) === seen ? chunk : REDACTED
+    return from < 0 && redactor.text(seen) === seen ? chunk : REDACTED
   }
 }
