@@ -183,6 +183,12 @@ export class ChatClientRequestSpec {
     return this
   }
 
+  /** @internal The answer is `schema`'s structure, asked for as `entity` asks (the chat object's `output`). */
+  askForEntity(resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions = {}): this {
+    askForEntity(this.#spec, resolved, schema, options)
+    return this
+  }
+
   /** Never throws: the chain runs when a result method is called. */
   call(): CallResponseSpec {
     return new CallResponseSpec(copySpec(this.#spec))
@@ -294,17 +300,21 @@ export class StreamResponseSpec {
 /** The spec of a structured answer: the schema for the model, and its validation when asked for. */
 function entitySpec(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): CallSpec {
   const copy = copySpec(spec)
-  copy.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
+  askForEntity(copy, resolved, schema, options)
+  return copy
+}
+
+function askForEntity(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): void {
+  spec.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
   if (options.validate) {
     const { maxRepeatAttempts } = options
-    copy.advisors.push(
+    spec.advisors.push(
       new StructuredOutputValidationAdvisor({
         outputSchema: schema,
         ...(maxRepeatAttempts !== undefined && { maxRepeatAttempts }),
       }),
     )
   }
-  return copy
 }
 
 function emptySpec(model: ChatModel): CallSpec {
