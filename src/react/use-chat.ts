@@ -11,6 +11,7 @@ import type { ToolCallback } from '../core'
 import { ChatMemory } from '../memory'
 import type { Infer, SchemaLike } from '../schema'
 
+/** The options of `createChat`: see `CreateChatOptions`. */
 export type UseChatOptions<Tools = ToolCallback, Output extends SchemaLike = SchemaLike> = CreateChatOptions<
   Tools,
   Output

@@ -6,7 +6,8 @@ import { MessageWindowChatMemory } from '../../memory'
 import { ScriptedChatModel, type ScriptStep } from '../../models'
 import { defineTool } from '../../tools'
 import { ChatClient } from '../client'
-import { createChat, type Chat, type ChatState } from './chat'
+import { createChat } from './chat'
+import type { Chat, ChatState } from './chat-state'
 
 /** A scripted model that remembers whether each of its streams was cut off by an abort. */
 class AbortWatchingModel implements ChatModel {

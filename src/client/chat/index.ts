@@ -1,4 +1,5 @@
 export * from './chat'
+export * from './chat-state'
 export { withStreamPart } from './chat-parts'
 export {
   bubbleOf,
