@@ -183,12 +183,6 @@ export class ChatClientRequestSpec {
     return this
   }
 
-  /** @internal The answer is `schema`'s structure, asked for as `entity` asks (the chat object's `output`). */
-  askForEntity(resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions = {}): this {
-    askForEntity(this.#spec, resolved, schema, options)
-    return this
-  }
-
   /** Never throws: the chain runs when a result method is called. */
   call(): CallResponseSpec {
     return new CallResponseSpec(copySpec(this.#spec))
@@ -300,21 +294,25 @@ export class StreamResponseSpec {
 /** The spec of a structured answer: the schema for the model, and its validation when asked for. */
 function entitySpec(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): CallSpec {
   const copy = copySpec(spec)
-  askForEntity(copy, resolved, schema, options)
+  askForEntity(new ChatClientRequestSpec(copy), resolved, schema, options)
   return copy
 }
 
-function askForEntity(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): void {
-  spec.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
-  if (options.validate) {
-    const { maxRepeatAttempts } = options
-    spec.advisors.push(
-      new StructuredOutputValidationAdvisor({
-        outputSchema: schema,
-        ...(maxRepeatAttempts !== undefined && { maxRepeatAttempts }),
-      }),
-    )
-  }
+/** Asks a request for `schema`'s structure, as `entity` and `partialEntity` do (the chat object's `output` too). */
+export function askForEntity(
+  spec: ChatClientRequestSpec,
+  resolved: ResolvedSchema,
+  schema: SchemaLike,
+  { validate, maxRepeatAttempts }: EntityOptions,
+): ChatClientRequestSpec {
+  spec.advisorParams({ [OUTPUT_SCHEMA_KEY]: resolved.jsonSchema })
+  if (!validate) return spec
+  return spec.advisors(
+    new StructuredOutputValidationAdvisor({
+      outputSchema: schema,
+      ...(maxRepeatAttempts !== undefined && { maxRepeatAttempts }),
+    }),
+  )
 }
 
 function emptySpec(model: ChatModel): CallSpec {

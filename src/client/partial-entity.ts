@@ -7,7 +7,7 @@ import {
   type StreamAdvisorChain,
 } from '../core'
 import type { DeepPartial, ResolvedSchema } from '../schema'
-import { AnswerJson } from './answer-json'
+import { answerJson } from './answer-json'
 
 const COPIES_PER_CHAR = 2
 
@@ -34,7 +34,7 @@ export function entityStream<T>(
   let source: AsyncIterator<ChatClientResponse> | undefined
   let waiting: Array<() => void> = []
   // The answer's JSON: the current model call's text, its number, its complete array items.
-  const json = new AnswerJson(schema, partialStrings)
+  const json = answerJson(schema, partialStrings)
   let newCall = true
   let ended = false
   let failure: { error: unknown } | undefined
@@ -144,10 +144,11 @@ export function entityStream<T>(
           if (Date.now() - shown < 16) return undefined
           shown = Date.now()
         }
-        if (!json.parse() || (seenCall === json.call && version === json.version)) return undefined
-        const value = json.value as DeepPartial<T> | undefined
+        const { parser } = json
+        if (!json.parse() || (seenCall === json.call && version === parser.version)) return undefined
+        const value = parser.value as DeepPartial<T> | undefined
         seenCall = json.call
-        version = json.version
+        version = parser.version
         return value === undefined ? undefined : { value }
       })
     },

@@ -14,8 +14,8 @@ import {
 } from '../../core'
 import { ChatMemory } from '../../memory'
 import { resolveSchema, type Infer, type SchemaLike } from '../../schema'
-import { AnswerJson } from '../answer-json'
-import type { ChatClient } from '../client'
+import { answerJson } from '../answer-json'
+import { askForEntity, type ChatClient } from '../client'
 import { AnswerBubble } from './answer-bubble'
 import { innermostPart } from './chat-parts'
 import { bubbleOf, interruptedBubble, messagesOf, STOPPED, toViews, viewId, type ChatMessageView } from './chat-view'
@@ -153,10 +153,10 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
       if (!memory) spec = spec.messages(...exchanges.flatMap((exchange) => exchange.messages))
       if (question) spec = spec.messages(question.message)
       const resolved = output && resolveSchema(output, 'output')
-      const json = resolved && new AnswerJson(resolved)
+      const json = resolved && answerJson(resolved)
       if (resolved) {
         set({ object: undefined })
-        spec = spec.askForEntity(resolved, output, { validate: validate ?? false })
+        spec = askForEntity(spec, resolved, output, { validate: validate ?? false })
       }
       if (configure) spec = configure(spec)
       let index = state.messages.findIndex((bubble) => bubble.id === answer.bubbleId)
@@ -178,9 +178,9 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
           shownVersion = -1
         } else if (json && event.type === 'text-delta') {
           json.add(event.delta)
-          if (json.parse() && json.version !== shownVersion) {
-            shownVersion = json.version
-            change.object = json.value
+          if (json.parse() && json.parser.version !== shownVersion) {
+            shownVersion = json.parser.version
+            change.object = json.parser.value
           }
         }
         if (bubble.apply(event)) {
