@@ -20,6 +20,24 @@ export { streamOf, streamStage, type StageNext, type StreamLayer } from './core'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
 export { agentTool, type AgentToolOptions } from './client'
 export {
+  createChat,
+  type Chat,
+  type ChatCommands,
+  type ChatFinish,
+  type ChatMessageView,
+  type ChatPartView,
+  type ChatState,
+  type ChatStatus,
+  type CreateChatOptions,
+  type ToolApprovalAnswer,
+  type ToolApprovalMark,
+  type ToolCallPartView,
+  type ToolCallState,
+  type ToolCallView,
+  type ToolPartOf,
+  type ToolParts,
+} from './client'
+export {
   appendToLastUserMessage,
   isMessage,
   assistantMessage,

@@ -294,17 +294,25 @@ export class StreamResponseSpec {
 /** The spec of a structured answer: the schema for the model, and its validation when asked for. */
 function entitySpec(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): CallSpec {
   const copy = copySpec(spec)
-  copy.params[OUTPUT_SCHEMA_KEY] = resolved.jsonSchema
-  if (options.validate) {
-    const { maxRepeatAttempts } = options
-    copy.advisors.push(
-      new StructuredOutputValidationAdvisor({
-        outputSchema: schema,
-        ...(maxRepeatAttempts !== undefined && { maxRepeatAttempts }),
-      }),
-    )
-  }
+  askForEntity(new ChatClientRequestSpec(copy), resolved, schema, options)
   return copy
+}
+
+/** Asks a request for `schema`'s structure, as `entity` and `partialEntity` do (the chat object's `output` too). */
+export function askForEntity(
+  spec: ChatClientRequestSpec,
+  resolved: ResolvedSchema,
+  schema: SchemaLike,
+  { validate, maxRepeatAttempts }: EntityOptions,
+): ChatClientRequestSpec {
+  spec.advisorParams({ [OUTPUT_SCHEMA_KEY]: resolved.jsonSchema })
+  if (!validate) return spec
+  return spec.advisors(
+    new StructuredOutputValidationAdvisor({
+      outputSchema: schema,
+      ...(maxRepeatAttempts !== undefined && { maxRepeatAttempts }),
+    }),
+  )
 }
 
 function emptySpec(model: ChatModel): CallSpec {

@@ -6,15 +6,8 @@ import {
   type ChatClientResponse,
   type StreamAdvisorChain,
 } from '../core'
-import {
-  type DeepPartial,
-  parseEntity,
-  partialJsonParser,
-  type PartialJsonParser,
-  type ResolvedSchema,
-  validEntity,
-} from '../schema'
-import { AnswerText } from './answer-text'
+import type { DeepPartial, ResolvedSchema } from '../schema'
+import { answerJson } from './answer-json'
 
 const COPIES_PER_CHAR = 2
 
@@ -40,13 +33,8 @@ export function entityStream<T>(
   type Item = T extends readonly (infer E)[] ? E : never
   let source: AsyncIterator<ChatClientResponse> | undefined
   let waiting: Array<() => void> = []
-  let parser: PartialJsonParser
-  const push = (piece: string) => parser.push(piece)
-  // The current model call: its text, its number (from 1), whether its JSON broke, its complete array items.
-  let text = new AnswerText()
-  let call = 0
-  let broken = false
-  let elements: unknown[] = []
+  // The answer's JSON: the current model call's text, its number, its complete array items.
+  const json = answerJson(schema, partialStrings)
   let newCall = true
   let ended = false
   let failure: { error: unknown } | undefined
@@ -64,26 +52,11 @@ export function entityStream<T>(
 
   const take = (chunk: ChatClientResponse) => {
     if (newCall) {
-      newCall = broken = false
-      call++
-      text = new AnswerText()
-      const items: unknown[] = (elements = [])
-      parser = partialJsonParser({ partialStrings, onElement: (element) => items.push(element) })
+      newCall = false
+      json.restart()
     }
     const delta = chunk.chatResponse?.results[0]?.output.text
-    if (!delta) return
-    text.add(delta)
-  }
-
-  // The parser reads the text when a reader looks (the chunks that came meanwhile, in one
-  // tight loop); `entity` alone never needs it.
-  const parse = () => {
-    try {
-      if (!broken) text.read(push)
-    } catch {
-      // Prose before a tool call, or a bad answer: the end tells (a retry, or OutputParseError).
-      broken = true
-    }
+    if (delta) json.add(delta)
   }
 
   // One reaction per chunk (as content() has): it takes the chunk and wakes every reader waiting for one.
@@ -121,18 +94,7 @@ export function entityStream<T>(
       loop()
     }).then(() => {
       if (failure) throw failure.error
-      // A reader's parser has read the answer already: its value is the answer's (JSON.parse's for
-      // the same text), unless the answer is bad, where parseEntity says why.
-      if (!text.started) return parseEntity(text.toString(), schema)
-      parse()
-      let value: unknown
-      try {
-        if (broken) throw new SyntaxError()
-        value = parser.end()
-      } catch {
-        return parseEntity(text.toString(), schema)
-      }
-      return validEntity(value, schema, () => text.toString())
+      return json.entity()
     })
 
   const stop = async (): Promise<IteratorResult<never>> => {
@@ -178,14 +140,14 @@ export function entityStream<T>(
         // A value shares what did not change with the last one, but a changed array is copied: while
         // the copies pass 2 items a character read (a wide array), a new value waits for more text, or
         // for 16 ms since the last such value (a slow stream still shows every change within a frame).
-        if (!ended && parser.copied > COPIES_PER_CHAR * text.length) {
+        if (!ended && json.copiesPerChar > COPIES_PER_CHAR) {
           if (Date.now() - shown < 16) return undefined
           shown = Date.now()
         }
-        parse()
-        if (broken || (seenCall === call && version === parser.version)) return undefined
+        const { parser } = json
+        if (!json.parse() || (seenCall === json.call && version === parser.version)) return undefined
         const value = parser.value as DeepPartial<T> | undefined
-        seenCall = call
+        seenCall = json.call
         version = parser.version
         return value === undefined ? undefined : { value }
       })
@@ -198,8 +160,9 @@ export function entityStream<T>(
         [Symbol.asyncIterator]: () =>
           reader<Item>(async () => {
             if (newCall) return undefined
-            if (seenCall !== call) [seenCall, next] = [call, 0]
-            parse()
+            if (seenCall !== json.call) [seenCall, next] = [json.call, 0]
+            json.parse()
+            const { elements } = json
             while (next < elements.length) {
               const element = elements[next++]
               // An item is valid when the schema finds nothing wrong inside it as the array's only item.

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import { defineTool } from '../tools'
-import type { ChatMessageView, ToolCallPartView, ToolParts } from './chat-view'
-import type { ChatFinish, UseChat, UseChatOptions } from './use-chat'
+import type { ChatFinish, ChatMessageView, ToolCallPartView, ToolParts } from '../client'
+import type { UseChat, UseChatOptions } from './use-chat'
 
 // Types only: tool parts are typed by the tools of defineTool (checked by tsc with the rest of the code).
 

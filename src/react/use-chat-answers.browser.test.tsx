@@ -5,7 +5,7 @@ import { HIGHEST_PRECEDENCE, type AnyAdvisor, type Message, type Prompt, type To
 import { IndexedDBChatMemoryRepository, MessageWindowChatMemory, type ChatMemory } from '../memory'
 import type { ScriptStep } from '../models'
 import { defineTool } from '../tools'
-import type { ChatMessageView } from './chat-view'
+import type { ChatMessageView } from '../client'
 import { mount, statusesSince, unmountAll, type Probe } from './testing/chat-probe'
 import type { UseChat } from './use-chat'
 import { WatchedModel } from './testing/watched-model'

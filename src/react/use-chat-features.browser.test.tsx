@@ -5,9 +5,9 @@ import { HIGHEST_PRECEDENCE, type Message } from '../core'
 import { IndexedDBChatMemoryRepository, MessageWindowChatMemory, type ChatMemory } from '../memory'
 import type { ScriptStep } from '../models'
 import { defineTool } from '../tools'
-import type { ChatMessageView, ToolCallPartView } from './chat-view'
+import type { ChatFinish, ChatMessageView, ToolCallPartView } from '../client'
 import { mount, statusesSince, unmountAll } from './testing/chat-probe'
-import type { ChatFinish, UseChat } from './use-chat'
+import type { UseChat } from './use-chat'
 import { WatchedModel } from './testing/watched-model'
 
 // The hook's states (waiting for approval, denied, never run), its callbacks, setMessages, and a

@@ -5,7 +5,7 @@ import { ChatClient } from '../client'
 import { type ChatMemory, IndexedDBChatMemoryRepository, MessageWindowChatMemory } from '../memory'
 import { ScriptedChatModel, type ScriptStep } from '../models'
 import { defineTool } from '../tools'
-import type { ChatMessageView, ChatPartView } from './chat-view'
+import type { ChatMessageView, ChatPartView } from '../client'
 import { mount, unmountAll } from './testing/chat-probe'
 
 afterEach(unmountAll)

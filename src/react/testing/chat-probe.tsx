@@ -2,8 +2,8 @@ import { StrictMode, useLayoutEffect } from 'react'
 import { createRoot } from 'react-dom/client'
 import { expect } from 'vitest'
 import type { ChatClient } from '../../client'
-import type { ChatMessageView } from '../chat-view'
-import { useChat, type ChatStatus, type UseChat, type UseChatOptions } from '../use-chat'
+import type { ChatStatus, ChatMessageView } from '../../client'
+import { useChat, type UseChat, type UseChatOptions } from '../use-chat'
 
 /** One render that reached the screen: the status and the bubbles it showed. */
 export interface CommittedRender {

@@ -1,6 +1,6 @@
-import { MessageChatMemoryAdvisor } from '../advisors'
-import { AdvisorChain, HIGHEST_PRECEDENCE, type CallAdvisor, type Message, type UserMessage } from '../core'
-import { ChatMemory } from '../memory'
+import { MessageChatMemoryAdvisor } from '../../advisors'
+import { AdvisorChain, HIGHEST_PRECEDENCE, type CallAdvisor, type Message, type UserMessage } from '../../core'
+import { ChatMemory } from '../../memory'
 
 /**
  * Forgets the turn that asked `question` (from that user message on), when it is the last turn

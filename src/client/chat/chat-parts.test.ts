@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamPart } from '../core'
+import type { StreamPart } from '../../core'
 import { innermostPart, withStreamPart } from './chat-parts'
 import type { ChatPartView } from './chat-view'
 

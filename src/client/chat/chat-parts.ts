@@ -1,4 +1,4 @@
-import type { StreamPart } from '../core'
+import type { StreamPart } from '../../core'
 import { parsedArguments, type ChatPartView, type ToolCallPartView } from './chat-view'
 
 /**
@@ -18,23 +18,40 @@ export function withStreamPart(parts: ChatPartView[], event: StreamPart): ChatPa
     }
     case 'tool-call-start':
       if (parts.some((part) => part.type === 'tool-call' && part.id === event.id)) return parts
-      return [
-        ...parts,
-        { type: 'tool-call', id: event.id, name: event.name, arguments: '', state: 'streaming-arguments' },
-      ]
+      return [...parts, startedCall(event)]
+  }
+  const moved = callMove(event)
+  if (!moved) return parts
+  const index = parts.findIndex((part) => part.type === 'tool-call' && part.id === moved.id)
+  if (index < 0) return parts
+  const call = parts[index] as ToolCallPartView
+  const next = moved.change(call)
+  return next === call ? parts : parts.with(index, next)
+}
+
+/** The card of a tool call the model has just started. */
+export function startedCall(event: { id: string; name: string }): ToolCallPartView {
+  return { type: 'tool-call', id: event.id, name: event.name, arguments: '', state: 'streaming-arguments' }
+}
+
+/** How an event moves on the tool call it is about: the call's id and the change (none for other events). */
+export function callMove(
+  event: StreamPart,
+): { id: string; change: (call: ToolCallPartView) => ToolCallPartView } | undefined {
+  switch (event.type) {
     case 'tool-call-delta':
-      return withCall(parts, event.id, (call) => ({ ...call, arguments: call.arguments + event.argumentsDelta }))
+      return move(event.id, (call) => ({ ...call, arguments: call.arguments + event.argumentsDelta }))
     case 'tool-call':
-      return withCall(parts, event.id, (call) =>
+      return move(event.id, (call) =>
         withArguments(
           { ...call, state: call.state === 'streaming-arguments' || call.state === 'pending' ? 'running' : call.state },
           event.arguments,
         ),
       )
     case 'approval-requested':
-      return withCall(parts, event.id, (call) => ({ ...call, state: 'awaiting-approval', approval: 'requested' }))
+      return move(event.id, (call) => ({ ...call, state: 'awaiting-approval', approval: 'requested' }))
     case 'approval-decided':
-      return withCall(parts, event.id, (call) => {
+      return move(event.id, (call) => {
         if (event.decision === 'reject') return { ...call, state: 'denied', approval: 'rejected' }
         const decided = {
           ...call,
@@ -45,23 +62,27 @@ export function withStreamPart(parts: ChatPartView[], event: StreamPart): ChatPa
       })
     case 'tool-start':
       // A denied call is answered by the loop without running: it stays denied.
-      return withCall(parts, event.id, (call) => (call.state === 'denied' ? call : { ...call, state: 'running' }))
+      return move(event.id, (call) => (call.state === 'denied' ? call : { ...call, state: 'running' }))
     case 'tool-result':
-      return withCall(parts, event.id, (call) => ({
+      return move(event.id, (call) => ({
         ...call,
         // A denied call's result says why it did not run.
         state: call.state === 'denied' ? 'denied' : event.isError ? 'error' : 'done',
         result: event.result,
       }))
     case 'agent-part':
-      return withCall(parts, event.id, (call) => {
+      return move(event.id, (call) => {
         const earlier = call.agentParts ?? []
         const agentParts = withStreamPart(earlier, event.part)
         return agentParts === earlier ? call : { ...call, agentParts }
       })
     default:
-      return parts
+      return undefined
   }
+}
+
+function move(id: string, change: (call: ToolCallPartView) => ToolCallPartView) {
+  return { id, change }
 }
 
 /** The part a sub-agent's event carries, however deep the sub-agents nest. */
@@ -75,14 +96,4 @@ function withArguments(call: ToolCallPartView, text: string): ToolCallPartView {
   const { input: _earlier, ...rest } = call
   const input = parsedArguments(text)
   return input === undefined ? { ...rest, arguments: text } : { ...rest, arguments: text, input }
-}
-
-function withCall(
-  parts: ChatPartView[],
-  id: string,
-  change: (call: ToolCallPartView) => ToolCallPartView,
-): ChatPartView[] {
-  const index = parts.findIndex((part) => part.type === 'tool-call' && part.id === id)
-  if (index < 0) return parts
-  return parts.with(index, change(parts[index] as ToolCallPartView))
 }

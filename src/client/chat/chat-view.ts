@@ -12,9 +12,9 @@ import {
   type TextPart,
   type ToolCallback,
   type TypedTool,
-} from '../core'
+} from '../../core'
 
-import { APPROVALS_METADATA, ROUNDS_METADATA } from '../advisors'
+import { APPROVALS_METADATA, ROUNDS_METADATA } from '../../advisors'
 
 /** A tool call as a chat UI shows it: what was asked, and what came back. */
 export interface ToolCallView {
@@ -99,7 +99,7 @@ export function bubbleOf(
   let reasoning: string | undefined
   const toolCalls: ToolCallView[] = []
   for (const part of parts) {
-    if (part.type === 'text') text = text && !/\s$/.test(text) ? `${text}\n\n${part.text}` : text + part.text
+    if (part.type === 'text') text = withParagraph(text, part.text)
     else if (part.type === 'reasoning') reasoning = joined(reasoning, part.text)
     else if (part.type === 'tool-call') toolCalls.push(toolCallView(part))
   }
@@ -127,7 +127,7 @@ export function interruptedBubble(bubble: ChatMessageView, problem: string): Cha
   return bubbleOf({ ...bubble, pending: false, problem }, parts)
 }
 
-function toolCallView(part: ToolCallPartView): ToolCallView {
+export function toolCallView(part: ToolCallPartView): ToolCallView {
   const status = SETTLED.includes(part.state) ? (part.state as ToolCallView['status']) : 'running'
   return {
     id: part.id,
@@ -220,6 +220,11 @@ function withRounds(message: Message): Message[] {
         round.responses.every((response) => hasStrings(response, ['id', 'responseData']))),
   ) as Message[]
   return [...valid, message]
+}
+
+/** A bubble's text with a new text part: a paragraph of its own, unless the text so far ends in a space. */
+export function withParagraph(text: string, part: string): string {
+  return text && !/\s$/.test(text) ? `${text}\n\n${part}` : text + part
 }
 
 /** Reasoning of a later round starts a new paragraph. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { MessageChatMemoryAdvisor } from '../advisors'
-import { AdvisorChain, assistantMessage, type CallAdvisor, type Message } from '../core'
-import { ChatMemory, MessageWindowChatMemory } from '../memory'
+import { MessageChatMemoryAdvisor } from '../../advisors'
+import { AdvisorChain, assistantMessage, type CallAdvisor, type Message } from '../../core'
+import { ChatMemory, MessageWindowChatMemory } from '../../memory'
 import { forgetConversation, forgetTurn } from './memory-edits'
 
 const question = (text: string) => ({ role: 'user' as const, text })
