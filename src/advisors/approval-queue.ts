@@ -31,6 +31,13 @@ export interface PendingApproval extends ApprovalRequest {
  * and the devtools panel can both read `pending()` and call `decide()`. Its `handler` is what a
  * ToolApprovalAdvisor asks.
  */
+const queues = new WeakMap<ApprovalHandler, ApprovalQueue>()
+
+/** The queue whose `handler` this is, if any (a chat finds the queue of a client's ToolApprovalAdvisor). */
+export function queueOfHandler(handler: ApprovalHandler): ApprovalQueue | undefined {
+  return queues.get(handler)
+}
+
 export class ApprovalQueue {
   readonly #pending = new Map<string, { approval: PendingApproval; resolve: (decision: ApprovalDecision) => void }>()
   readonly #listeners = new Set<() => void>()
@@ -56,6 +63,10 @@ export class ApprovalQueue {
       })
       this.#changed()
     })
+
+  constructor() {
+    queues.set(this.handler, this)
+  }
 
   /** The approvals waiting, oldest first (the same array until something changes). */
   pending(): readonly PendingApproval[] {

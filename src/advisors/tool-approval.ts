@@ -27,7 +27,13 @@ import {
   AGENT_CALL_KEY,
 } from '../core'
 import { argumentsProblem } from '../tools'
-import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval-queue'
+import {
+  queueOfHandler,
+  type ApprovalDecision,
+  type ApprovalHandler,
+  type ApprovalQueue,
+  type ApprovalRequest,
+} from './approval-queue'
 
 /**
  * The key of an assistant message's metadata where a ToolApprovalAdvisor marks its calls that
@@ -54,6 +60,14 @@ export interface ToolApprovalOptions {
  * user approves, edits or rejects it. An edited call runs with the new arguments (and the history
  * shows them); a rejected call is not run, and the model is told what the user said.
  */
+const handlers = new WeakMap<ToolApprovalAdvisor, ApprovalHandler>()
+
+/** The ApprovalQueue a ToolApprovalAdvisor asks, when its handler is a queue's. */
+export function approvalQueueOf(advisor: ToolApprovalAdvisor): ApprovalQueue | undefined {
+  const handler = handlers.get(advisor)
+  return handler && queueOfHandler(handler)
+}
+
 export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
   static readonly DEFAULT_ORDER = HIGHEST_PRECEDENCE + 500
 
@@ -67,6 +81,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
     if (typeof options?.handler !== 'function')
       throw new TypeError('ToolApprovalAdvisor needs a handler (e.g. an ApprovalQueue handler)')
     this.#options = options
+    handlers.set(this, options.handler)
     this.#policies = new Map(Object.entries(options.policies ?? {}))
     for (const [toolName, policy] of this.#policies) checkPolicy(policy, `policy of tool '${toolName}'`)
     if (options.defaultPolicy !== undefined) checkPolicy(options.defaultPolicy, 'defaultPolicy')
@@ -175,7 +190,7 @@ export class ToolApprovalAdvisor implements CallAdvisor, StreamAdvisor {
         calls.push({ ...call, arguments: decision.arguments })
       } else if (decision.type === 'reject') {
         report({ phase: 'decided', decision: 'reject', ...(decision.message ? { detail: decision.message } : {}) })
-        answers[call.id] = rejection(call, decision.message)
+        answers[call.id] = declinedCallText(call, decision.message)
         calls.push(call)
       } else if (decision.type === 'invalid') {
         report({ phase: 'decided', decision: 'reject', detail: decision.problem })
@@ -282,8 +297,8 @@ function notApproved(call: ToolCall, problem: string): string {
   return `The call to ${call.name} needed the user's approval and was not approved (${problem}), so it was not run. Do not try it again for this request; continue without it or ask the user what to do.`
 }
 
-/** What the model is told about a call the user declined: plainly, not as an error. */
-function rejection(call: ToolCall, message: string | undefined): string {
+/** What the model is told about a call the user declined: plainly, not as an error (a chat UI shows the user's words only). */
+export function declinedCallText(call: Pick<ToolCall, 'name'>, message: string | undefined): string {
   const said = message?.trim() ? ` The user said: "${message.trim()}".` : ''
   return `The user declined this call to ${call.name}, so it was not run.${said} Do not try it again for this request; continue without it or ask the user what to do.`
 }

@@ -52,7 +52,8 @@ export function callMove(
       return move(event.id, (call) => ({ ...call, state: 'awaiting-approval', approval: 'requested' }))
     case 'approval-decided':
       return move(event.id, (call) => {
-        if (event.decision === 'reject') return { ...call, state: 'denied', approval: 'rejected' }
+        if (event.decision === 'reject')
+          return { ...call, state: 'denied', approval: 'rejected', ...(event.detail ? { reason: event.detail } : {}) }
         const decided = {
           ...call,
           state: 'running' as const,
@@ -64,12 +65,10 @@ export function callMove(
       // A denied call is answered by the loop without running: it stays denied.
       return move(event.id, (call) => (call.state === 'denied' ? call : { ...call, state: 'running' }))
     case 'tool-result':
-      return move(event.id, (call) => ({
-        ...call,
-        // A denied call's result says why it did not run.
-        state: call.state === 'denied' ? 'denied' : event.isError ? 'error' : 'done',
-        result: event.result,
-      }))
+      // A denied call's result is what the model was told; the user sees their own words (`reason`).
+      return move(event.id, (call) =>
+        call.state === 'denied' ? call : { ...call, state: event.isError ? 'error' : 'done', result: event.result },
+      )
     case 'agent-part':
       return move(event.id, (call) => {
         const earlier = call.agentParts ?? []

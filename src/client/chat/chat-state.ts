@@ -30,12 +30,19 @@ export interface CreateChatOptions<Tools = ToolCallback, Output extends SchemaLi
   output?: Output
   /** With `output`: an invalid answer is retried with the errors (StructuredOutputValidationAdvisor). */
   validate?: boolean
-  /** With memory the conversation is restored (a reload) and only new messages are sent. */
+  /**
+   * With memory the conversation is restored (a reload) and only new messages are sent. Default:
+   * the ChatMemory of the client's memory advisor, if it has one.
+   */
   memory?: ChatMemory
   conversationId?: string
   /** Adds to every request (options, advisors, params) before it is sent. */
   configure?: (spec: ChatClientRequestSpec) => ChatClientRequestSpec
-  /** The queue the client's ToolApprovalAdvisor asks; `addToolApproval` answers it. */
+  /**
+   * The queue `addToolApproval` answers. Default: the queue of the client's ToolApprovalAdvisor;
+   * or, when a tool of the client has `needsApproval` and no such advisor, the chat's own queue,
+   * with an advisor that asks it added to each request.
+   */
   approvals?: ApprovalQueue
   /** Called once when an answer ends, however it ends (see `reason`). */
   onFinish?: (finish: ChatFinish<Tools>) => void

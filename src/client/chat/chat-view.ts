@@ -14,7 +14,7 @@ import {
   type TypedTool,
 } from '../../core'
 
-import { APPROVALS_METADATA, ROUNDS_METADATA } from '../../advisors'
+import { APPROVALS_METADATA, ROUNDS_METADATA, declinedCallText } from '../../advisors'
 
 /** A tool call as a chat UI shows it: what was asked, and what came back. */
 export interface ToolCallView {
@@ -50,8 +50,10 @@ export interface ToolCallPartView<Name extends string = string, Input = unknown>
   /** The arguments parsed, once they are whole and are JSON (what the tool was called with). */
   input?: Input
   state: ToolCallState
-  /** The text the model got back (for a denied call, why it did not run). */
+  /** The text the tool gave back (none for a denied call: it never ran). */
   result?: string
+  /** For a call the user denied: what they said, if anything (the model is told more, in its own words). */
+  reason?: string
   /** Set when the call needed the user's approval: asked, or how it was answered. */
   approval?: ToolApprovalMark
   /**
@@ -175,22 +177,26 @@ export function toViews(messages: readonly Message[]): ChatMessageView[] {
         if (at === undefined) continue
         views[at]!.parts = views[at]!.parts.map((part) =>
           part.type === 'tool-call' && part.id === response.id
-            ? {
-                ...part,
-                result: response.responseData,
-                state:
-                  part.approval === 'rejected'
-                    ? 'denied'
-                    : response.responseData.startsWith('Error:')
-                      ? 'error'
-                      : 'done',
-              }
+            ? part.approval === 'rejected'
+              ? deniedPart(part, response.responseData)
+              : {
+                  ...part,
+                  result: response.responseData,
+                  state: response.responseData.startsWith('Error:') ? 'error' : 'done',
+                }
             : part,
         )
       }
     }
   }
   return views.map((view) => bubbleOf(view, view.parts))
+}
+
+/** A denied call restored: no result to show, and the user's words read back from what the model was told. */
+function deniedPart(part: ToolCallPartView, told: string): ToolCallPartView {
+  const reason = /The user said: "([\s\S]*)"\. Do not try it again/.exec(told)?.[1]
+  const { result: _told, ...rest } = part
+  return { ...rest, state: 'denied', ...(reason ? { reason } : {}) }
 }
 
 /** Whether `value` is an object whose `keys` all hold strings. */
@@ -272,11 +278,11 @@ export function messagesOf(views: readonly ChatMessageView[]): Message[] {
       const marks = Object.fromEntries(calls.filter((call) => call.approval).map((call) => [call.id, call.approval]))
       const metadata = Object.keys(marks).length > 0 ? { [APPROVALS_METADATA]: marks } : undefined
       messages.push(assistantMessageOf(round, metadata))
-      const answered = calls.filter((call) => call.result !== undefined)
-      if (answered.length > 0)
-        messages.push(
-          toolResponseMessage(answered.map((call) => ({ id: call.id, name: call.name, responseData: call.result! }))),
-        )
+      const answered = calls.flatMap((call) => {
+        const responseData = call.state === 'denied' ? declinedCallText(call, call.reason) : call.result
+        return responseData === undefined ? [] : [{ id: call.id, name: call.name, responseData }]
+      })
+      if (answered.length > 0) messages.push(toolResponseMessage(answered))
       round = []
       calls = []
     }

@@ -265,3 +265,88 @@ describe('the chat object without a UI framework', () => {
     expect(chat.getSnapshot().messages.at(-1)!.text).toBe('Back.')
   })
 })
+
+describe('a chat finds memory and approvals on its client', () => {
+  const payTool = (paid: number[]) =>
+    defineTool({
+      name: 'pay',
+      description: 'Pays an amount',
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] } as const,
+      needsApproval: true,
+      execute: ({ amount }) => (paid.push(amount), `paid ${amount}`),
+    })
+  const askToPay = { toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: 5 } }] }
+
+  it('asks about a tool that needsApproval with no ToolApprovalAdvisor and no queue given, and runs it once approved', async () => {
+    const paid: number[] = []
+    const client = ChatClient.builder(new ScriptedChatModel([askToPay, 'Paid.']))
+      .defaultTools(payTool(paid))
+      .build()
+    const chat = createChat(client)
+    watch(chat)
+    const sent = chat.send('Pay 5')
+    await until(chat, (state) => state.status === 'awaiting-approval')
+    expect(paid).toEqual([])
+    chat.addToolApproval({ id: 'p1', approved: true })
+    await sent
+    expect(paid).toEqual([5])
+    expect(chat.getSnapshot().messages[1]!.parts[0]).toMatchObject({ state: 'done', approval: 'approved' })
+  })
+
+  it("answers the queue of the client's own ToolApprovalAdvisor", async () => {
+    const queue = new ApprovalQueue()
+    const client = ChatClient.builder(new ScriptedChatModel([askToPay, 'Paid.']))
+      .defaultTools(payTool([]))
+      .defaultAdvisors(ToolApprovalAdvisor.builder().handler(queue.handler).build())
+      .build()
+    const chat = createChat(client)
+    watch(chat)
+    const sent = chat.send('Pay 5')
+    await until(chat, (state) => state.status === 'awaiting-approval')
+    expect(queue.pending()).toHaveLength(1)
+    chat.addToolApproval({ id: 'p1', approved: true })
+    await sent
+    expect(queue.pending()).toHaveLength(0)
+  })
+
+  it("restores the conversation from the memory of the client's memory advisor", async () => {
+    const memory = MessageWindowChatMemory.builder().build()
+    const client = ChatClient.builder(new ScriptedChatModel(['Hello.', 'Again.']))
+      .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+      .build()
+    const first = createChat(client)
+    watch(first)
+    await first.send('Hi')
+    const reloaded = createChat(client)
+    watch(reloaded)
+    await until(reloaded, (state) => state.status === 'idle')
+    expect(reloaded.memory).toBe(memory)
+    expect(texts(reloaded.getSnapshot()).map((bubble) => bubble.text)).toEqual(['Hi', 'Hello.'])
+  })
+
+  it("shows a denied call with the user's words, not what the model was told, live and after a reload", async () => {
+    const memory = MessageWindowChatMemory.builder().build()
+    const model = new ScriptedChatModel([askToPay, 'Not paid.'])
+    const client = ChatClient.builder(model)
+      .defaultTools(payTool([]))
+      .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+      .build()
+    const chat = createChat(client)
+    watch(chat)
+    const sent = chat.send('Pay 5')
+    await until(chat, (state) => state.status === 'awaiting-approval')
+    chat.addToolApproval({ id: 'p1', approved: false, reason: 'not today' })
+    await sent
+    const denied = { state: 'denied', approval: 'rejected', reason: 'not today' }
+    const live = chat.getSnapshot().messages[1]!.parts[0]
+    expect(live).toMatchObject(denied)
+    expect(live).not.toHaveProperty('result')
+    expect(JSON.stringify(model.prompts[1]!.messages.at(-1))).toContain('Do not try it again')
+    const reloaded = createChat(client)
+    watch(reloaded)
+    await until(reloaded, (state) => state.status === 'idle')
+    const restored = reloaded.getSnapshot().messages[1]!.parts[0]
+    expect(restored).toMatchObject(denied)
+    expect(restored).not.toHaveProperty('result')
+  })
+})

@@ -21,6 +21,7 @@ import { innermostPart } from './chat-parts'
 import { bubbleOf, interruptedBubble, messagesOf, STOPPED, toViews, viewId, type ChatMessageView } from './chat-view'
 import type { Chat, ChatFinish, ChatState, CreateChatOptions, ToolApprovalAnswer } from './chat-state'
 import { forgetConversation, forgetTurn, replaceConversation } from './memory-edits'
+import { approvalWiring, memoryOf, ownApprovals, type ApprovalWiring } from './client-wiring'
 
 /** One answer: while it is the chat's current answer it alone writes the answer's state; once replaced or stopped, nothing. */
 interface Answer {
@@ -52,7 +53,8 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
   client: ChatClient | undefined,
   options: CreateChatOptions<Tools, Output> = {},
 ): Chat<Tools, Infer<Output>> {
-  const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID } = options
+  // Memory given to the client's memory advisor is the chat's too: it is given once.
+  const { memory = memoryOf(client), conversationId = ChatMemory.DEFAULT_CONVERSATION_ID } = options
   let latest: { client: ChatClient | undefined; options: CreateChatOptions } = {
     client,
     options: options as CreateChatOptions,
@@ -80,6 +82,11 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
   }
   const withBubble = (id: string, change: (bubble: ChatMessageView) => ChatMessageView) =>
     state.messages.map((bubble) => (bubble.id === id ? change(bubble) : bubble))
+
+  // The chat's own approvals, made when a tool needsApproval and the client has no ToolApprovalAdvisor.
+  let own: ReturnType<typeof ownApprovals> | undefined
+  const approvals = (chatClient: ChatClient): ApprovalWiring =>
+    approvalWiring(chatClient, () => (own ??= ownApprovals(latest.options.approvals)))
 
   const restore = (): Promise<void> =>
     (restoring ??= !memory
@@ -150,6 +157,8 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
         .prompt()
         .advisorParams({ [ChatMemory.CONVERSATION_ID]: conversationId })
         .signal(answer.controller.signal)
+      const asking = approvals(chatClient).advisor
+      if (asking) spec = spec.advisors(asking)
       if (!memory) spec = spec.messages(...exchanges.flatMap((exchange) => exchange.messages))
       if (question) spec = spec.messages(question.message)
       const resolved = output && resolveSchema(output, 'output')
@@ -304,14 +313,14 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
     })
 
   const addToolApproval = ({ id, approved, reason }: ToolApprovalAnswer) => {
-    const { approvals } = latest.options
-    if (!approvals)
+    const queue = latest.options.approvals ?? (latest.client && approvals(latest.client).queue)
+    if (!queue)
       throw new Error(
-        'The chat was given no ApprovalQueue: pass { approvals } to useChat (or createChat), the queue of your ToolApprovalAdvisor',
+        'The chat has no approvals to answer: give a tool needsApproval, or give the client a ToolApprovalAdvisor asking an ApprovalQueue (or pass that queue as { approvals })',
       )
-    const waiting = approvals.pending().find((approval) => approval.toolCall.id === id)
+    const waiting = queue.pending().find((approval) => approval.toolCall.id === id)
     if (!waiting) throw new Error(`No approval is waiting for tool call '${id}'`)
-    approvals.decide(
+    queue.decide(
       waiting.id,
       approved ? { type: 'approve' } : { type: 'reject', ...(reason ? { message: reason } : {}) },
     )
