@@ -59,8 +59,9 @@ export class InMemorySessionRepository implements SessionRepository {
     const { log, view } = this.#stored(sessionId)
     const events = filter.excludeArchived
       ? orderView(
+          view,
           view.pinned.map((pin) => log[pin.seq]!),
-          log.slice(view.activeStart),
+          log.slice(view.activeStart).map((event, index) => ({ seq: view.activeStart + index, event })),
         )
       : log
     return filter.apply(events).map((event) => structuredClone(event))

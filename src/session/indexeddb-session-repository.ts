@@ -5,8 +5,8 @@ import type { EventFilter } from './event-filter'
 import { checkEvents } from './plain-events'
 import { SessionError } from './session-error'
 import type { SessionRepository } from './session-repository'
-import { emptyView, isViewState, orderView, viewAfter, type ViewState } from './session-view'
-import { boundaryOf, problemOfEvent, type Session, type SessionEvent } from './session'
+import { emptyView, isViewState, orderView, viewAfter, type Logged, type ViewState } from './session-view'
+import { boundaryOf, failedTurnOf, problemOfEvent, type Session, type SessionEvent } from './session'
 
 const EVENTS = 'events'
 const SESSIONS = 'sessions'
@@ -94,7 +94,7 @@ export class IndexedDBSessionRepository implements SessionRepository {
       const record = await this.#existing(stores, sessionId)
       const view = record.view
       if (expectedVersion !== undefined && expectedVersion !== view.next) return false
-      const seqs = events.some((event) => boundaryOf(event))
+      const seqs = events.some((event) => boundaryOf(event) ?? failedTurnOf(event))
         ? await this.#seqsInView(stores, sessionId, view)
         : undefined
       const next = viewAfter(view, events, (id) => seqs?.get(id))
@@ -111,12 +111,21 @@ export class IndexedDBSessionRepository implements SessionRepository {
     return this.#run(sessionId, 'readonly', async (stores) => {
       const { view } = await this.#existing(stores, sessionId)
       if (!filter.excludeArchived)
-        return filter.apply(this.#valid(sessionId, await this.#records(stores, sessionId, 0, view.next)))
+        return filter.apply(
+          this.#valid(sessionId, await this.#records(stores, sessionId, 0, view.next)).map(({ event }) => event),
+        )
       const pinned = await Promise.all(
         view.pinned.map(async (pin) => (await resultOf(stores.events.get([sessionId, pin.seq]))) as EventRecord),
       )
       const fromStart = await this.#records(stores, sessionId, view.activeStart, view.next)
-      return filter.apply(orderView(this.#valid(sessionId, pinned), this.#valid(sessionId, fromStart)))
+      const valid = this.#valid(sessionId, fromStart)
+      return filter.apply(
+        orderView(
+          view,
+          this.#valid(sessionId, pinned).map(({ event }) => event),
+          valid,
+        ),
+      )
     })
   }
 
@@ -169,11 +178,11 @@ export class IndexedDBSessionRepository implements SessionRepository {
     )
   }
 
-  #valid(sessionId: string, records: readonly (EventRecord | undefined)[]): SessionEvent[] {
-    const events: SessionEvent[] = []
+  #valid(sessionId: string, records: readonly (EventRecord | undefined)[]): Logged[] {
+    const events: Logged[] = []
     for (const record of records) {
       const problem = problemOfEvent(record?.event)
-      if (problem === undefined) events.push(record!.event as SessionEvent)
+      if (problem === undefined) events.push({ seq: record!.seq, event: record!.event as SessionEvent })
       else this.#report({ sessionId, seq: typeof record?.seq === 'number' ? record.seq : -1, reason: problem })
     }
     return events

@@ -1,4 +1,4 @@
-import { boundaryOf, isSynthetic, type SessionEvent } from './session'
+import { boundaryOf, failedTurnOf, isSynthetic, type SessionEvent } from './session'
 
 // The active view of a session (what the model sees) is kept as a small state beside the log, so
 // reading it costs the view's size, not the log's: the real events from `activeStart` on, and the
@@ -11,9 +11,17 @@ export interface ViewState {
   activeStart: number
   /** System messages and current summaries: in the view whatever `activeStart` says. */
   pinned: { seq: number; id: string }[]
+  /** Turns that failed, [from, to) seqs: they stay in the log but out of the view. */
+  failed: { from: number; to: number }[]
 }
 
-export const emptyView = (): ViewState => ({ next: 0, activeStart: 0, pinned: [] })
+/** A logged event and its place in the log. */
+export interface Logged {
+  seq: number
+  event: SessionEvent
+}
+
+export const emptyView = (): ViewState => ({ next: 0, activeStart: 0, pinned: [], failed: [] })
 
 /** A real event: said by the user, the model or a tool (not a summary, a boundary or a system message). */
 export function isReal(event: SessionEvent): boolean {
@@ -30,9 +38,20 @@ export function viewAfter(
   events: readonly SessionEvent[],
   seqOf: (id: string) => number | undefined,
 ): ViewState {
-  const view: ViewState = { next: state.next, activeStart: state.activeStart, pinned: [...state.pinned] }
+  const view: ViewState = {
+    next: state.next,
+    activeStart: state.activeStart,
+    pinned: [...state.pinned],
+    failed: [...state.failed],
+  }
   for (const event of events) {
     const seq = view.next++
+    const failed = failedTurnOf(event)
+    if (failed) {
+      const from = seqOf(failed.turn)
+      if (from !== undefined) view.failed.push({ from, to: seq })
+      continue
+    }
     const boundary = boundaryOf(event)
     if (boundary) {
       const first = boundary.firstKept === null ? seq : seqOf(boundary.firstKept)
@@ -43,6 +62,7 @@ export function viewAfter(
       view.activeStart = first
       const replaced = new Set(boundary.replaced)
       view.pinned = view.pinned.filter((pin) => !replaced.has(pin.id))
+      view.failed = view.failed.filter((turn) => turn.to > view.activeStart)
       continue
     }
     if (!isReal(event)) view.pinned.push({ seq, id: event.id })
@@ -50,19 +70,29 @@ export function viewAfter(
   return view
 }
 
-/** The view in the order a prompt wants it: system messages, then summaries, then the real events. */
-export function orderView(pinned: readonly SessionEvent[], fromStart: readonly SessionEvent[]): SessionEvent[] {
+/**
+ * The view in the order a prompt wants it: system messages, then summaries, then the real events
+ * from the start on, but those of failed turns.
+ */
+export function orderView(
+  state: ViewState,
+  pinned: readonly SessionEvent[],
+  fromStart: readonly Logged[],
+): SessionEvent[] {
+  const inFailedTurn = (seq: number) => state.failed.some((turn) => seq >= turn.from && seq < turn.to)
   return [
     ...pinned.filter((event) => event.message.role === 'system'),
     ...pinned.filter((event) => event.message.role !== 'system'),
-    ...fromStart.filter(isReal),
+    ...fromStart.filter(({ seq, event }) => isReal(event) && !inFailedTurn(seq)).map(({ event }) => event),
   ]
 }
 
 export function isViewState(value: unknown): value is ViewState {
   if (value === null || typeof value !== 'object') return false
-  const { next, activeStart, pinned } = value as Partial<ViewState>
+  const { next, activeStart, pinned, failed } = value as Partial<ViewState>
   return (
+    Array.isArray(failed) &&
+    failed.every((turn) => Number.isSafeInteger(turn?.from) && Number.isSafeInteger(turn.to)) &&
     Number.isSafeInteger(next) &&
     Number.isSafeInteger(activeStart) &&
     activeStart! <= next! &&

@@ -35,6 +35,25 @@ export const COMPACTION_SOURCE = 'compactionSource'
 /** Metadata of the event a compaction appends before its summary: what left the view. */
 export const COMPACTION_BOUNDARY = 'compactionBoundary'
 
+/**
+ * Metadata of the event appended when a turn failed or was stopped: `{ turn: id of its user message,
+ * error }`. The turn stays in the log (nothing the user wrote is lost) but leaves the view, so the
+ * next turns are not sent an unanswered question.
+ */
+export const FAILED_TURN = 'failedTurn'
+
+export interface FailedTurn {
+  turn: string
+  error: string
+}
+
+export function failedTurnOf(event: SessionEvent): FailedTurn | undefined {
+  const failed = event.metadata?.[FAILED_TURN] as Partial<FailedTurn> | undefined
+  return failed && typeof failed.turn === 'string' && typeof failed.error === 'string'
+    ? { turn: failed.turn, error: failed.error }
+    : undefined
+}
+
 /** What a compaction boundary records (plain data, kept in the log for ever). */
 export interface CompactionBoundary {
   /** The first event that stays in the view; `null` when every real event left it. */
