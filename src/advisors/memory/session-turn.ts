@@ -168,10 +168,12 @@ export class SessionTurn {
       )
   }
 
+  /** The active view: a sub-agent sees its branch and the root events, the root agent the root events only. */
   async #view(): Promise<SessionEvent[]> {
     const { service, sessionId, filter, branch } = this.#settings
     const view = EventFilter.active().merge(filter)
-    return service.getEvents(sessionId, branch === undefined ? view : view.merge(EventFilter.branch(branch)))
+    if (branch !== undefined) return service.getEvents(sessionId, view.merge(EventFilter.branch(branch)))
+    return (await service.getEvents(sessionId, view)).filter((event) => event.branch === undefined)
   }
 
   /**
@@ -189,7 +191,13 @@ export class SessionTurn {
       ...added,
     ]
     const messages = [...all.filter((m) => m.role === 'system'), ...all.filter((m) => m.role !== 'system')]
-    return { ...this.#request, prompt: { ...this.#request.prompt, messages } }
+    // Tools (recall, sub-agents) read which session and branch the request is on.
+    const context: Record<string, unknown> = {
+      ...this.#request.context,
+      [ChatMemory.CONVERSATION_ID]: this.#settings.sessionId,
+    }
+    if (this.#settings.branch !== undefined) context[BRANCH] = this.#settings.branch
+    return { ...this.#request, context, prompt: { ...this.#request.prompt, messages } }
   }
 
   async #count(prompt: Prompt): Promise<number> {
@@ -301,6 +309,9 @@ export class SessionTurn {
     emitChainEvent(this.#advisors, event, this.#request.context, this.#settings.name)
   }
 }
+
+/** The advisor param naming a sub-agent's branch of the session. */
+export const BRANCH = 'chat_memory_branch'
 
 function sameMessage(a: Message | undefined, b: Message): boolean {
   if (a === undefined || a.role !== b.role) return false
