@@ -7,9 +7,10 @@ import {
   type ToolCallback,
   type ToolContext,
 } from '../core'
-import { ObserverAdvisor, SessionMemoryAdvisor, StreamPartsAdvisor } from '../advisors'
+import { ObserverAdvisor, StreamPartsAdvisor } from '../advisors'
 import { ChatMemory } from '../memory'
 import type { SchemaLike } from '../schema'
+import { SESSION_BRANCH_KEY } from '../session/session'
 import { defineTool, ToolCallError } from '../tools'
 import { ChatClient } from './client'
 
@@ -141,9 +142,9 @@ function conversationOf(
   const session = parent.advisorContext[ChatMemory.CONVERSATION_ID]
   if (options.sessionBranch === undefined || typeof session !== 'string')
     return { [ChatMemory.CONVERSATION_ID]: conversationId }
-  const above = parent.advisorContext[SessionMemoryAdvisor.BRANCH_CONTEXT_KEY]
+  const above = parent.advisorContext[SESSION_BRANCH_KEY]
   const branch = typeof above === 'string' && above !== '' ? `${above}.${options.sessionBranch}` : options.sessionBranch
-  return { [ChatMemory.CONVERSATION_ID]: session, [SessionMemoryAdvisor.BRANCH_CONTEXT_KEY]: branch }
+  return { [ChatMemory.CONVERSATION_ID]: session, [SESSION_BRANCH_KEY]: branch }
 }
 
 /** The strings of a list from a context (plain data that may have been through a file or a fork). */

@@ -2,10 +2,7 @@ import type { ToolCallback } from '../core'
 import { defineTool } from '../tools'
 import { EventFilter, textOf } from './event-filter'
 import type { SessionService } from './session-service'
-
-/** The advisor params the tools read (the SessionMemoryAdvisor's): which session, which branch. */
-const SESSION_ID = 'chat_memory_conversation_id'
-const BRANCH = 'chat_memory_branch'
+import { SESSION_BRANCH_KEY, SESSION_ID_KEY } from './session'
 
 export interface SessionEventToolsOptions {
   /** Results a page (default 10). */
@@ -38,9 +35,9 @@ export function sessionEventTools(service: SessionService, options: SessionEvent
       additionalProperties: false,
     } as const,
     async execute({ query, page = 0 }, context) {
-      const named = context.advisorContext[SESSION_ID]
+      const named = context.advisorContext[SESSION_ID_KEY]
       const sessionId = typeof named === 'string' && named !== '' ? named : (options.defaultSessionId ?? 'default')
-      const branch = context.advisorContext[BRANCH]
+      const branch = context.advisorContext[SESSION_BRANCH_KEY]
       if (!(await service.findById(sessionId))) return `No conversation '${sessionId}' to search.`
       let filter = EventFilter.keyword(query).merge(EventFilter.realOnly())
       if (typeof branch === 'string' && branch !== '') filter = filter.merge(EventFilter.branch(branch))

@@ -28,6 +28,11 @@ export interface CreateSessionRequest {
   metadata?: Record<string, unknown>
 }
 
+/** The advisor param naming the session (the same key as `ChatMemory.CONVERSATION_ID`). */
+export const SESSION_ID_KEY = 'chat_memory_conversation_id'
+/** The advisor param naming a sub-agent's branch of the session. */
+export const SESSION_BRANCH_KEY = 'chat_memory_branch'
+
 /** Metadata of an event written by the library rather than said by the user or the model (a summary, a boundary). */
 export const SYNTHETIC = 'synthetic'
 /** Metadata naming the strategy that wrote a summary event. */

@@ -25,12 +25,13 @@ import {
   CharacterTokenCountEstimator,
   DefaultSessionService,
   EventFilter,
+  SESSION_BRANCH_KEY,
   type CompactionStrategy,
   type CompactionTrigger,
   type SessionService,
   type TokenCountEstimator,
 } from '../../session'
-import { BRANCH, SessionTurn, type TurnSettings } from './session-turn'
+import { SessionTurn, type TurnSettings } from './session-turn'
 
 export interface SessionMemoryAdvisorOptions {
   defaultSessionId?: string
@@ -60,7 +61,7 @@ export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEv
   /** The advisor param naming the user the request is made for. */
   static readonly USER_ID_CONTEXT_KEY = 'chat_memory_user_id'
   /** The advisor param naming a sub-agent's branch: it writes there and sees its branch and the root events. */
-  static readonly BRANCH_CONTEXT_KEY = BRANCH
+  static readonly BRANCH_CONTEXT_KEY = SESSION_BRANCH_KEY
   static readonly DEFAULT_SESSION_ID = ChatMemory.DEFAULT_CONVERSATION_ID
 
   readonly name = 'Session Memory Advisor'

@@ -14,6 +14,7 @@ import {
 import {
   EventFilter,
   FAILED_TURN,
+  SESSION_BRANCH_KEY,
   SYNTHETIC,
   SessionError,
   isContextOverflow,
@@ -196,7 +197,7 @@ export class SessionTurn {
       ...this.#request.context,
       [ChatMemory.CONVERSATION_ID]: this.#settings.sessionId,
     }
-    if (this.#settings.branch !== undefined) context[BRANCH] = this.#settings.branch
+    if (this.#settings.branch !== undefined) context[SESSION_BRANCH_KEY] = this.#settings.branch
     return { ...this.#request, context, prompt: { ...this.#request.prompt, messages } }
   }
 
@@ -309,9 +310,6 @@ export class SessionTurn {
     emitChainEvent(this.#advisors, event, this.#request.context, this.#settings.name)
   }
 }
-
-/** The advisor param naming a sub-agent's branch of the session. */
-export const BRANCH = 'chat_memory_branch'
 
 function sameMessage(a: Message | undefined, b: Message): boolean {
   if (a === undefined || a.role !== b.role) return false
