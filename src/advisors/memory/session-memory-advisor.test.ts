@@ -18,6 +18,7 @@ import {
   TurnCountTrigger,
   TurnWindowCompactionStrategy,
   isReal,
+  sessionEvent,
 } from '../../session'
 import { defineTool } from '../../tools'
 import { SessionMemoryAdvisor } from './session-memory-advisor'
@@ -173,5 +174,20 @@ describe('SessionMemoryAdvisor', () => {
     expect(texts(model.prompts.at(-1)!.messages)[1]).toBe('user:three')
     expect(notes.some((event) => event.type === 'note' && /session compacted: 6 events/.test(event.message))).toBe(true)
     expect(await service.getEvents('s', EventFilter.all())).toHaveLength(6 + 4 + 1 + 2)
+  })
+
+  it('leaves a tool call stored without its result out of what it sends', async () => {
+    const { service, model, client } = setup()
+    await client.prompt('hello').call().content()
+    await service.appendEvent(
+      sessionEvent('s', { role: 'assistant', text: '', toolCalls: [{ id: 'lost', name: 'lookup', arguments: '{}' }] }),
+    )
+    await client.prompt('again').call().content()
+    expect(texts(model.prompts.at(-1)!.messages)).toEqual([
+      'system:Be brief.',
+      'user:hello',
+      'assistant:answer to hello',
+      'user:again',
+    ])
   })
 })

@@ -128,6 +128,7 @@ export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEv
     this.#loopTurns.delete(runId)
     if (turn && (event.reason === 'error' || event.reason === 'aborted') && this.#turnsInLoop.has(runId))
       void turn.failed(new Error(`the tool loop ended: ${event.reason}`))
+    else this.#turnsInLoop.delete(runId)
   }
 
   #turn(request: ChatClientRequest, advisors: TurnAdvisors): SessionTurn {

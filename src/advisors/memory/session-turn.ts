@@ -26,7 +26,7 @@ import {
   type SessionService,
   type TokenCountEstimator,
 } from '../../session'
-import { ChatMemory } from '../../memory'
+import { ChatMemory, dropOrphans } from '../../memory'
 import { appendAll } from './append-all'
 import { fitStrategy, ALWAYS } from './fit-to-window'
 
@@ -186,11 +186,13 @@ export class SessionTurn {
     const fromView = this.#continuing ? events : events.filter((event) => !this.#stored.has(event.id))
     const request = this.#request.prompt.messages
     const added = this.#continuing ? [] : request.filter((message) => message.role !== 'system')
-    const all = [
-      ...request.filter((message) => message.role === 'system'),
-      ...fromView.map((event) => event.message),
-      ...added,
-    ]
+    // A tool call stored without its result (a loop that ended on a direct answer, a record lost) is
+    // left out of what is sent: no provider accepts it.
+    const { messages: viewed } = dropOrphans(
+      fromView.map((event) => event.message),
+      false,
+    )
+    const all = [...request.filter((message) => message.role === 'system'), ...viewed, ...added]
     const messages = [...all.filter((m) => m.role === 'system'), ...all.filter((m) => m.role !== 'system')]
     // Tools (recall, sub-agents) read which session and branch the request is on.
     const context: Record<string, unknown> = {
