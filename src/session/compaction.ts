@@ -34,6 +34,9 @@ export interface CompactionResult {
   /** The trigger that fired and the strategy that wrote this, for traces. */
   trigger?: string
   strategy?: string
+  /** The view's estimated tokens before and after (set once the compaction is written). */
+  tokensBefore?: number
+  tokensAfter?: number
 }
 
 /** Says when a session's view should be compacted. */

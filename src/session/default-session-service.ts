@@ -17,6 +17,7 @@ import {
   COMPACTION_BOUNDARY,
   COMPACTION_SOURCE,
   SYNTHETIC,
+  boundaryOf,
   isTurnStart,
   sessionEvent,
   type CompactionBoundary,
@@ -101,8 +102,9 @@ export class DefaultSessionService implements SessionService {
       if (result.unchanged || result.coveredEvents.length === 0) return unchanged(events)
       checkTurnSafe(result, events, nameOf(strategy))
       const written = await this.#written(request, result, nameOf(strategy))
+      const { tokensBefore, tokensAfter } = boundaryOf(written[0]!)!
       if (await this.repository.appendEvents(sessionId, written, version))
-        return { ...result, trigger: nameOf(trigger), strategy: nameOf(strategy) }
+        return { ...result, trigger: nameOf(trigger), strategy: nameOf(strategy), tokensBefore, tokensAfter }
     }
     return unchanged(events)
   }

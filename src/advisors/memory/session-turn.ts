@@ -296,6 +296,8 @@ export class SessionTurn {
           preserved: result.preservedEvents.length,
           summary: result.summary.map((message) => ('text' in message ? message.text : '')).join('\n'),
           tokensSaved: result.tokensEstimatedSaved,
+          ...(result.tokensBefore === undefined ? {} : { tokensBefore: result.tokensBefore }),
+          ...(result.tokensAfter === undefined ? {} : { tokensAfter: result.tokensAfter }),
         },
       },
     )
