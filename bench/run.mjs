@@ -9,7 +9,15 @@ import { chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/browser/find.mjs'
 
-const BROWSER_BENCHES = ['stream-throughput', 'tool-loop', 'chat-burst', 'memory-turn', 'retrieval', 'wllama']
+const BROWSER_BENCHES = [
+  'stream-throughput',
+  'tool-loop',
+  'chat-burst',
+  'memory-turn',
+  'session-turn',
+  'retrieval',
+  'wllama',
+]
 // Benches that need a browser (IndexedDB, llama.cpp's wasm): not run in Node.
 const BROWSER_ONLY = ['memory-turn', 'retrieval', 'wllama']
 const WLLAMA_WASM = join(import.meta.dirname, '..', 'node_modules', '@wllama', 'wllama', 'esm', 'wasm', 'wllama.wasm')

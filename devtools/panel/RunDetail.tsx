@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
+import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
@@ -89,6 +90,18 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
             {run.live ? '' : ' · from a file'}
           </span>
         </div>
+        {compactionsOf(run).map((compaction, index) => (
+          <div key={index} className="run-notes" data-testid="compaction">
+            <span className="warn-text">COMPACTED</span>
+            <span>
+              {plural(compaction.covered, 'event')} left the view · {compaction.strategy} ({compaction.trigger}) ·{' '}
+              {compaction.tokens
+                ? `~${compaction.tokens[0]} → ${compaction.tokens[1]} tokens`
+                : `~${compaction.tokensSaved} tokens saved`}
+            </span>
+            {compaction.summary && <span className="muted">summary: {compaction.summary}</span>}
+          </div>
+        ))}
         {(run.error || run.retries.length > 0) && (
           <div className="run-notes">
             {run.error && (

@@ -10,6 +10,7 @@ import {
 import { ObserverAdvisor, StreamPartsAdvisor } from '../advisors'
 import { ChatMemory } from '../memory'
 import type { SchemaLike } from '../schema'
+import { SESSION_BRANCH_KEY } from '../session/session'
 import { defineTool, ToolCallError } from '../tools'
 import { ChatClient } from './client'
 
@@ -27,6 +28,12 @@ export interface AgentToolOptions {
   output?: SchemaLike
   /** The sub-agent's conversation (for its memory) for a call; default: a fresh one per call. */
   conversationId?: (input: unknown, parent: ToolContext) => string
+  /**
+   * With session memory (SessionMemoryAdvisor): the sub-agent writes to this branch of the parent's
+   * session (under the parent's own branch) and sees only its branch and the parent's events, instead
+   * of a conversation of its own.
+   */
+  sessionBranch?: string
   /** How deep sub-agents may nest, counting this one (a sub-agent of the app's client is at depth 1); default 4. */
   maxDepth?: number
 }
@@ -102,7 +109,7 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
       if (typeof parentRunId === 'string') call.parentRunId = parentRunId
       const spec = agent
         .prompt(prompt)
-        .advisorParams({ [ChatMemory.CONVERSATION_ID]: conversationId, [AGENT_CALL_KEY]: call })
+        .advisorParams({ ...conversationOf(options, conversationId, context), [AGENT_CALL_KEY]: call })
       if (context.signal) spec.signal(context.signal)
       // Seen where it is called: the caller's observer records the sub-agent's run when it has none of its own.
       const listeners = context.advisors ?? []
@@ -124,6 +131,20 @@ export function agentTool(agent: ChatClient, options: AgentToolOptions): ToolCal
   })
   agentClients.set(tool, agent)
   return tool
+}
+
+/** The sub-agent's conversation: its own, or its branch of the parent's session. */
+function conversationOf(
+  options: AgentToolOptions,
+  conversationId: string,
+  parent: ToolContext,
+): Record<string, unknown> {
+  const session = parent.advisorContext[ChatMemory.CONVERSATION_ID]
+  if (options.sessionBranch === undefined || typeof session !== 'string')
+    return { [ChatMemory.CONVERSATION_ID]: conversationId }
+  const above = parent.advisorContext[SESSION_BRANCH_KEY]
+  const branch = typeof above === 'string' && above !== '' ? `${above}.${options.sessionBranch}` : options.sessionBranch
+  return { [ChatMemory.CONVERSATION_ID]: session, [SESSION_BRANCH_KEY]: branch }
 }
 
 /** The strings of a list from a context (plain data that may have been through a file or a fork). */

@@ -81,6 +81,13 @@ export interface ChatModel {
   readonly provider: string
   /** True when the model can be constrained to a JSON Schema (`responseFormat: json_schema`); `entity()` then uses it. */
   readonly supportsNativeStructuredOutput?: boolean
+  /**
+   * The tokens the model can read at once (prompt and answer, for the in-browser engines), when it
+   * knows: session memory compacts the conversation to fit it.
+   */
+  readonly contextWindow?: number
+  /** Counts the tokens `prompt` takes, with the model's own tokenizer (exact where the engine can). */
+  countTokens?(prompt: Prompt, signal?: AbortSignal): Promise<number>
   call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse>
   stream(prompt: Prompt, signal?: AbortSignal): AsyncIterable<ChatResponse>
 }

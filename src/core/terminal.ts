@@ -17,6 +17,8 @@ const TERMINAL: unique symbol = Symbol.for('advisor-chain.terminal')
 export interface TerminalAdvisor {
   readonly [TERMINAL]: true
   readonly provider: string
+  /** The model it calls: advisors read what it says of itself (its context window, a token count). */
+  readonly model?: ChatModel
 }
 
 export function isTerminalAdvisor(advisor: object): advisor is TerminalAdvisor {
@@ -32,6 +34,12 @@ export function providerOf(advisors: readonly Advisor[]): string | undefined {
   return last && isTerminalAdvisor(last) ? last.provider : undefined
 }
 
+/** The model a chain ends in, when its last advisor is a terminal that names it. */
+export function modelOf(advisors: readonly Advisor[]): ChatModel | undefined {
+  const last = advisors.at(-1)
+  return last && isTerminalAdvisor(last) ? last.model : undefined
+}
+
 /** The last call advisor: it sends the prompt to the model, shaped by `shape` (structured output). */
 export function modelCallAdvisor(
   model: ChatModel,
@@ -42,6 +50,7 @@ export function modelCallAdvisor(
     order: LOWEST_PRECEDENCE,
     [TERMINAL]: true,
     provider: model.provider,
+    model,
     adviseCall(request) {
       // A reaction on the model's promise rather than an async function: no suspended frame per round.
       try {
@@ -69,6 +78,7 @@ export function modelStreamAdvisor(
     order: LOWEST_PRECEDENCE,
     [TERMINAL]: true,
     provider: model.provider,
+    model,
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
       return streamStage({

@@ -41,6 +41,8 @@ export type ScriptStep = string | ScriptedReply | ScriptFunction
 export interface ScriptedChatModelOptions {
   /** Reported as `metadata.model`. */
   model?: string
+  /** The window it says it has (`ChatModel.contextWindow`); the script decides what it refuses. */
+  contextWindow?: number
 }
 
 /**
@@ -49,6 +51,7 @@ export interface ScriptedChatModelOptions {
  */
 export class ScriptedChatModel implements ChatModel {
   readonly provider = 'scripted'
+  readonly contextWindow?: number
   /** Every prompt received, in order (messages and options copied at the time of the call). */
   readonly prompts: Prompt[] = []
   readonly #script: readonly ScriptStep[] | ScriptFunction
@@ -57,6 +60,7 @@ export class ScriptedChatModel implements ChatModel {
   constructor(script: readonly ScriptStep[] | ScriptFunction, options: ScriptedChatModelOptions = {}) {
     this.#script = script
     this.#model = options.model ?? 'scripted'
+    if (options.contextWindow !== undefined) this.contextWindow = options.contextWindow
   }
 
   /** How many script steps have not been played yet (Infinity for a script function). */

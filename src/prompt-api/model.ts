@@ -75,6 +75,7 @@ export class PromptApiChatModel implements ChatModel {
   readonly #core: LanguageModelCreateCoreOptions
   readonly #sessions: SessionPool
   #turn = 0
+  #contextWindow: number | undefined
 
   constructor(options: PromptApiChatModelOptions = {}) {
     const api = options.languageModel ?? browserLanguageModel()
@@ -91,6 +92,11 @@ export class PromptApiChatModel implements ChatModel {
         }),
       (options.maxSessions ?? 4) * 2,
     )
+  }
+
+  /** The window of the browser's model (`contextWindow`, formerly `inputQuota`), once a session has told it. */
+  get contextWindow(): number | undefined {
+    return this.#contextWindow
   }
 
   /** What the browser says about its model for these options, or `no-api` when it has no Prompt API. */
@@ -168,6 +174,7 @@ export class PromptApiChatModel implements ChatModel {
       throw signal?.aborted ? abortError(signal) : promptApiError(error)
     }
     const { session, input } = acquired
+    this.#contextWindow = session.contextWindow ?? session.inputQuota ?? this.#contextWindow
     const options: LanguageModelPromptOptions = {
       ...(constraint ? { responseConstraint: constraint } : {}),
       ...(signal ? { signal } : {}),

@@ -12,6 +12,8 @@ const WORKER_LINE = "new Worker(new URL('advisor-chain/webllm/worker', import.me
 export interface WebLLMCreateOptions {
   /** A WebLLM model id; the q4f32 variant of a q4f16 model is used when the GPU lacks shader-f16. */
   model: string
+  /** The tokens the model reads at once; default its `context_window_size` in the app config. */
+  contextWindow?: number
   /**
    * The Web Worker the engine runs in, created by your bundler:
    * `new Worker(new URL('advisor-chain/webllm/worker', import.meta.url), { type: 'module' })`;
@@ -31,6 +33,8 @@ export interface CreatedEngine {
   engine: WebLLMEngine
   model: string
   toolStrategy?: ToolStrategy
+  /** The model's `context_window_size` in the app config, when it names one. */
+  contextWindow?: number
 }
 
 /**
@@ -43,6 +47,7 @@ export async function createEngine(options: WebLLMCreateOptions): Promise<Create
       engine: options.engine,
       model: options.model,
       ...(options.toolStrategy ? { toolStrategy: options.toolStrategy } : {}),
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
     }
   }
   if (options.worker === undefined) {
@@ -77,7 +82,10 @@ export async function createEngine(options: WebLLMCreateOptions): Promise<Create
     throw webllmError(error, model)
   }
   const toolStrategy = options.toolStrategy ?? defaultToolStrategy(model, webllm.functionCallingModelIds)
-  return { engine, model, toolStrategy }
+  const window =
+    options.contextWindow ??
+    appConfig.model_list.find((record) => record.model_id === model)?.overrides?.context_window_size
+  return { engine, model, toolStrategy, ...(window !== undefined && window > 0 ? { contextWindow: window } : {}) }
 }
 
 function unavailable(report: WebGPUReport): ChatModelError {

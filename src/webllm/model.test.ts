@@ -385,3 +385,11 @@ describe('WebLLMChatModel attachments', () => {
     expect(engine.requests[0]!.messages).toEqual([{ role: 'user', content: 'Summarise\n\nnotes.txt:\nbuy milk' }])
   })
 })
+
+describe('WebLLMChatModel window', () => {
+  it('says the window it was given', () => {
+    const engine = new FakeWebLLMEngine([])
+    expect(new WebLLMChatModel(engine, { model: QWEN, contextWindow: 4096 }).contextWindow).toBe(4096)
+    expect(new WebLLMChatModel(engine, { model: QWEN }).contextWindow).toBeUndefined()
+  })
+})

@@ -23,6 +23,8 @@ export interface WebLLMChatModelOptions {
   toolStrategy?: ToolStrategy
   /** Whether the model reads images (default: WebLLM's vision models, whose ids say `vision`). */
   vision?: boolean
+  /** The tokens it reads at once: its `context_window_size` (`create()` reads it from the model list). */
+  contextWindow?: number
 }
 
 /** An in-browser model on WebGPU (WebLLM), in a Web Worker or on the main thread, as a ChatModel. */
@@ -33,6 +35,7 @@ export class WebLLMChatModel implements ChatModel {
   readonly model: string
   readonly toolStrategy: ToolStrategy
   readonly vision: boolean
+  readonly contextWindow?: number
   readonly #attachments: AttachmentRules
   #turn = 0
 
@@ -44,6 +47,7 @@ export class WebLLMChatModel implements ChatModel {
     this.model = options.model
     this.toolStrategy = options.toolStrategy ?? defaultToolStrategy(options.model)
     this.vision = options.vision ?? /vision/i.test(options.model)
+    if (options.contextWindow !== undefined) this.contextWindow = options.contextWindow
     this.#attachments = {
       imageTypes: this.vision ? ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] : [],
       // WebLLM decodes images in the page; past this a photo only costs memory and time.

@@ -249,3 +249,11 @@ describe('WllamaChatModel failures', () => {
     )
   })
 })
+
+describe('WllamaChatModel window', () => {
+  it('says the context llama.cpp was loaded with, and nothing before it is loaded', () => {
+    const loaded = { getLoadedContextInfo: () => ({ n_ctx: 1024 }) }
+    expect(new WllamaChatModel(loaded as unknown as WllamaEngine, { model: 'tiny.gguf' }).contextWindow).toBe(1024)
+    expect(modelOn(new ScriptedEngine([])).contextWindow).toBeUndefined()
+  })
+})

@@ -62,6 +62,17 @@ export class WllamaChatModel implements ChatModel {
     })
   }
 
+  /** The context llama.cpp was loaded with (`n_ctx`): prompt and answer share it. */
+  get contextWindow(): number | undefined {
+    try {
+      const window = this.engine.getLoadedContextInfo().n_ctx
+      return Number.isSafeInteger(window) && window > 0 ? window : undefined
+    } catch {
+      // Not loaded (or disposed): no window to tell.
+      return undefined
+    }
+  }
+
   call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
     return aggregateStream(this.stream(prompt, signal))
   }

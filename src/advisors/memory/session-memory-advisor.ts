@@ -1,0 +1,271 @@
+import {
+  ChatResponseAggregator,
+  HIGHEST_PRECEDENCE,
+  ROUND_KEY,
+  RUN_ID_KEY,
+  TURN_ROUNDS_KEY,
+  forkOriginOf,
+  modelOf,
+  newId,
+  streamStage,
+  type CallAdvisor,
+  type CallAdvisorChain,
+  type ChainEvent,
+  type ChainEventListener,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  type Message,
+  type StageNext,
+  type StreamAdvisor,
+  type StreamAdvisorChain,
+  type StreamLayer,
+} from '../../core'
+import { ChatMemory } from '../../memory'
+import {
+  CharacterTokenCountEstimator,
+  DefaultSessionService,
+  EventFilter,
+  SESSION_BRANCH_KEY,
+  type CompactionStrategy,
+  type CompactionTrigger,
+  type SessionService,
+  type TokenCountEstimator,
+} from '../../session'
+import { SessionTurn, type TurnSettings } from './session-turn'
+
+export interface SessionMemoryAdvisorOptions {
+  defaultSessionId?: string
+  defaultUserId?: string
+  compactionTrigger?: CompactionTrigger
+  compactionStrategy?: CompactionStrategy
+  /** Narrows the view the model is given (it is always the active view). */
+  eventFilter?: EventFilter
+  /** Default the session service's, else one that learns from the model's reported usage. */
+  tokenCountEstimator?: TokenCountEstimator
+  /** Default `HIGHEST_PRECEDENCE + 200`: outside the tool loop. Above `+300` it stores every round. */
+  order?: number
+}
+
+/**
+ * Session memory as an advisor (Spring AI's `SessionMemoryAdvisor`): it finds or creates the
+ * session, refuses a request of another user than the session's, gives the model the session's
+ * active view (system messages first), stores the user message before the call and the answer after
+ * (outside the tool loop with the turn's tool rounds), then compacts when its trigger fires. When the
+ * model refuses a prompt as longer than its window, the view is compacted to fit and the round is
+ * sent once more; a turn that fails stays in the log but leaves the view.
+ */
+export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEventListener {
+  static readonly DEFAULT_ORDER = HIGHEST_PRECEDENCE + 200
+  /** The advisor param naming the session: the same key as `ChatMemory.CONVERSATION_ID`. */
+  static readonly SESSION_ID_CONTEXT_KEY = ChatMemory.CONVERSATION_ID
+  /** The advisor param naming the user the request is made for. */
+  static readonly USER_ID_CONTEXT_KEY = 'chat_memory_user_id'
+  /** The advisor param naming a sub-agent's branch: it writes there and sees its branch and the root events. */
+  static readonly BRANCH_CONTEXT_KEY = SESSION_BRANCH_KEY
+  static readonly DEFAULT_SESSION_ID = ChatMemory.DEFAULT_CONVERSATION_ID
+
+  readonly name = 'Session Memory Advisor'
+  readonly order: number
+  readonly #options: SessionMemoryAdvisorOptions
+  readonly #estimator: TokenCountEstimator
+  readonly #turnsInLoop = new Map<string, string>()
+  /** Turns in progress inside the tool loop, by run id: a loop that ends in an error fails them. */
+  readonly #loopTurns = new Map<string, SessionTurn>()
+
+  constructor(
+    readonly sessionService: SessionService,
+    options: SessionMemoryAdvisorOptions = {},
+  ) {
+    if ((options.compactionTrigger === undefined) !== (options.compactionStrategy === undefined))
+      throw new TypeError('compactionTrigger and compactionStrategy must be set together')
+    this.#options = options
+    this.order = options.order ?? SessionMemoryAdvisor.DEFAULT_ORDER
+    this.#estimator =
+      options.tokenCountEstimator ??
+      (sessionService instanceof DefaultSessionService
+        ? sessionService.tokenCountEstimator
+        : new CharacterTokenCountEstimator())
+  }
+
+  static builder(sessionService: SessionService): SessionMemoryAdvisorBuilder {
+    return new SessionMemoryAdvisorBuilder(sessionService)
+  }
+
+  async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    if (forkOriginOf(request.context)) return chain.nextCall(request)
+    const turn = this.#turn(request, chain.callAdvisors)
+    try {
+      const rounds: Message[] = []
+      let advised = collectingRounds(await turn.before(), rounds)
+      let response: ChatClientResponse
+      try {
+        response = await chain.nextCall(advised)
+      } catch (error) {
+        const again = await turn.retry(error)
+        if (!again) throw error
+        rounds.length = 0
+        advised = collectingRounds(again, rounds)
+        response = await chain.nextCall(advised)
+      }
+      await turn.after(response.chatResponse, rounds)
+      return response
+    } catch (error) {
+      await turn.failed(error)
+      throw error
+    }
+  }
+
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    if (forkOriginOf(request.context)) return chain.nextStream(request)
+    return streamStage(new SessionStream(this.#turn(request, chain.streamAdvisors), chain))
+  }
+
+  /** A tool loop that ends in an error or an abort between rounds fails its turn in progress. */
+  onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>): void {
+    if (event.type !== 'tool-loop-end') return
+    const runId = String(context[RUN_ID_KEY])
+    const turn = this.#loopTurns.get(runId)
+    this.#loopTurns.delete(runId)
+    if (turn && (event.reason === 'error' || event.reason === 'aborted') && this.#turnsInLoop.has(runId))
+      void turn.failed(new Error(`the tool loop ended: ${event.reason}`))
+    else this.#turnsInLoop.delete(runId)
+  }
+
+  #turn(request: ChatClientRequest, advisors: TurnAdvisors): SessionTurn {
+    const context = request.context
+    const text = (key: string) => (typeof context[key] === 'string' && context[key] !== '' ? context[key] : undefined)
+    const settings: TurnSettings = {
+      name: this.name,
+      service: this.sessionService,
+      sessionId:
+        text(SessionMemoryAdvisor.SESSION_ID_CONTEXT_KEY) ??
+        this.#options.defaultSessionId ??
+        SessionMemoryAdvisor.DEFAULT_SESSION_ID,
+      userId: text(SessionMemoryAdvisor.USER_ID_CONTEXT_KEY) ?? this.#options.defaultUserId,
+      branch: text(SessionMemoryAdvisor.BRANCH_CONTEXT_KEY),
+      trigger: this.#options.compactionTrigger,
+      strategy: this.#options.compactionStrategy,
+      filter: this.#options.eventFilter ?? EventFilter.active(),
+      estimator: this.#estimator,
+      turnsInLoop: this.#turnsInLoop,
+    }
+    const withRun = RUN_ID_KEY in context ? request : { ...request, context: { ...context, [RUN_ID_KEY]: newId() } }
+    const turn = new SessionTurn(settings, withRun, advisors, modelOf(advisors))
+    if (typeof context[ROUND_KEY] === 'number') this.#loopTurns.set(String(withRun.context[RUN_ID_KEY]), turn)
+    return turn
+  }
+}
+
+type TurnAdvisors = CallAdvisorChain['callAdvisors'] | StreamAdvisorChain['streamAdvisors']
+
+export class SessionMemoryAdvisorBuilder {
+  readonly #options: SessionMemoryAdvisorOptions = {}
+
+  constructor(private readonly sessionService: SessionService) {}
+
+  defaultSessionId(id: string): this {
+    this.#options.defaultSessionId = id
+    return this
+  }
+
+  defaultUserId(id: string): this {
+    this.#options.defaultUserId = id
+    return this
+  }
+
+  compactionTrigger(trigger: CompactionTrigger): this {
+    this.#options.compactionTrigger = trigger
+    return this
+  }
+
+  compactionStrategy(strategy: CompactionStrategy): this {
+    this.#options.compactionStrategy = strategy
+    return this
+  }
+
+  eventFilter(filter: EventFilter): this {
+    this.#options.eventFilter = filter
+    return this
+  }
+
+  tokenCountEstimator(estimator: TokenCountEstimator): this {
+    this.#options.tokenCountEstimator = estimator
+    return this
+  }
+
+  order(order: number): this {
+    this.#options.order = order
+    return this
+  }
+
+  build(): SessionMemoryAdvisor {
+    return new SessionMemoryAdvisor(this.sessionService, { ...this.#options })
+  }
+}
+
+/** Outside the tool loop, the request with a list for the loop to fill with the turn's tool rounds. */
+function collectingRounds(request: ChatClientRequest, rounds: Message[]): ChatClientRequest {
+  if (typeof request.context[ROUND_KEY] === 'number') return request
+  return { ...request, context: { ...request.context, [TURN_ROUNDS_KEY]: rounds } }
+}
+
+/**
+ * Passes a stream through and stores its answer (the aggregate of its last round) when it ends. A
+ * prompt refused as too long before any chunk is compacted to fit and streamed once more.
+ */
+class SessionStream implements StreamLayer<ChatClientResponse> {
+  readonly passesOn = 'unchanged'
+  #aggregator = new ChatResponseAggregator()
+  #round: unknown
+  #rounds: Message[] = []
+  #settled = false
+
+  constructor(
+    private readonly turn: SessionTurn,
+    private readonly chain: StreamAdvisorChain,
+  ) {}
+
+  async open(): Promise<AsyncIterable<ChatClientResponse>> {
+    return this.chain.nextStream(collectingRounds(await this.turn.before(), this.#rounds))
+  }
+
+  chunk(chunk: ChatClientResponse): ChatClientResponse {
+    // Text streamed by earlier rounds of the tool loop (a preamble before tool calls) is not the answer.
+    const round = chunk.context[ROUND_KEY]
+    if (round !== this.#round) {
+      this.#round = round
+      this.#aggregator = new ChatResponseAggregator()
+    }
+    if (chunk.chatResponse) this.#aggregator.add(chunk.chatResponse)
+    return chunk
+  }
+
+  async end(): Promise<void> {
+    this.#settled = true
+    await this.turn.after(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#rounds)
+  }
+
+  async fail(error: unknown): Promise<StageNext<ChatClientResponse, ChatClientResponse>> {
+    let again: ChatClientRequest | undefined
+    try {
+      again = !this.#settled && this.#aggregator.chunkCount === 0 ? await this.turn.retry(error) : undefined
+    } catch (refused) {
+      this.#settled = true
+      await this.turn.failed(refused)
+      throw refused
+    }
+    if (again) {
+      this.#rounds = []
+      return { source: this.chain.nextStream(collectingRounds(again, this.#rounds)) }
+    }
+    this.#settled = true
+    await this.turn.failed(error)
+    throw error
+  }
+
+  stop(): void {
+    if (this.#settled) return
+    this.#settled = true
+    void this.turn.failed(new DOMException('The turn was stopped', 'AbortError'))
+  }
+}
