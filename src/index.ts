@@ -193,6 +193,15 @@ export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions }
 export { ChatModelError, isRetryableStatus, retryAfterMs } from './models'
 export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors'
 export {
+  ESCALATION_REASONS,
+  EscalationAdvisor,
+  EscalationAdvisorBuilder,
+  EscalationError,
+  type EscalationAdvisorOptions,
+  type EscalationTest,
+} from './advisors'
+export type { Escalation, EscalationReason } from './core'
+export {
   TRACE_FILE_FORMAT,
   TraceFileError,
   exportTrace,

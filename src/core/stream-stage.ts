@@ -284,7 +284,9 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   }
 
   #aggregate(): ChatResponse | null {
-    const aggregator = this.#aggregator
+    // Borrowed: the source's aggregate as it is now; a source that moved on to a new source (a
+    // validation retry, an escalation) started its aggregate over, and so does its reader.
+    const aggregator = this.#collect === BORROWED ? Stage.#aggregateOf(this.#source!) : this.#aggregator
     return aggregator && aggregator.chunkCount > 0 ? aggregator.result() : null
   }
 

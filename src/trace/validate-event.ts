@@ -321,6 +321,16 @@ export const bodies = {
     minScore: optional(num),
     durationMs: num,
   },
+  /** A round that left the client's model for the fallback (EscalationAdvisor): which models, and why. */
+  escalation: {
+    from: str,
+    to: str,
+    reason: oneOf('unavailable', 'context-full', 'invalid-output', 'error', 'slow', 'rejected'),
+    /** What was wrong with the local answer or call, masked. */
+    detail: optional(str),
+    /** The local answer had streamed chunks: the round started over. */
+    restarted: optional(bool),
+  },
   error: { error: errorInfo, aborted: bool },
   /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */
   note: { message: str, data: optional(jsonObject), level: optional(oneOf('warning')) },

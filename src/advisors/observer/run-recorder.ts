@@ -15,6 +15,7 @@ import {
   forkOriginOf,
   AGENT_CALL_KEY,
   type AgentCall,
+  type Escalation,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -198,6 +199,19 @@ export class RunRecorder {
     const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
     if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
     if (note.level) body.level = note.level
+    this.emit(round, body, advisor)
+  }
+
+  /** A round that went to the fallback model; the detail quotes the local model's error or answer, masked. */
+  escalation(round: number, escalation: Escalation, advisor: string): void {
+    const body: TraceEventBody = {
+      type: 'escalation',
+      from: this.redactor.text(escalation.from),
+      to: this.redactor.text(escalation.to),
+      reason: escalation.reason,
+    }
+    if (escalation.detail !== undefined) body.detail = this.redactor.text(escalation.detail)
+    if (escalation.restarted !== undefined) body.restarted = escalation.restarted
     this.emit(round, body, advisor)
   }
 
