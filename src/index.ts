@@ -136,6 +136,7 @@ export {
   type TracedOptions,
 } from './trace'
 export { ObserverAdvisor, type ObserverAdvisorOptions } from './advisors'
+export { costOf, type ModelPrice, type Pricing } from './trace'
 export { REDACTED, Redactor, type RedactionRules } from './trace'
 export { withPerformanceTrack } from './trace'
 export {

@@ -416,6 +416,12 @@ function withEscalation(response: ChatClientResponse, escalation: Escalation): C
   return { ...response, chatResponse: { ...chatResponse, metadata: { ...chatResponse.metadata, escalation } } }
 }
 
+/** The model id of the fallback of an EscalationAdvisor among `advisors`, if there is one. */
+export function fallbackModelOf(advisors: readonly Advisor[]): string | undefined {
+  const escalation = advisors.find((advisor) => advisor instanceof EscalationAdvisor)
+  return escalation && modelName(escalation.fallback)
+}
+
 /** A model's name for a trace: its model id when it has one, else its provider. */
 function modelName(model: ChatModel): string {
   const id = (model as { model?: unknown }).model

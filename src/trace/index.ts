@@ -1,4 +1,5 @@
 export * from './collector'
+export * from './cost'
 export * from './events'
 export * from './file'
 export * from './fork'

@@ -269,6 +269,13 @@ export const bodies = {
     chunks: optional(count),
     /** Extra response metadata (provider ids, thinking, speed figures), masked. */
     metadata,
+    /** What the response cost in US dollars, at the observer's pricing for `model`; absent when it has no price. */
+    costUsd: optional(num),
+    /** The provider reported no usage: the cost is from `estimatedUsage`, token counts guessed from text lengths. */
+    costEstimated: optional(bool),
+    estimatedUsage: optional(usage),
+    /** What the same tokens would have cost at the escalation fallback's price (a round the client's model answered). */
+    fallbackCostUsd: optional(num),
   },
   'tool-start': {
     toolCall,

@@ -26,7 +26,10 @@ import {
   withPerformanceTrack,
   Redactor,
   type RedactionRules,
+  type Pricing,
+  checkedPricing,
 } from '../../trace'
+import { fallbackModelOf } from '../escalation'
 import { observedStream, type StreamObservation } from './observed-stream'
 import { RunRecorder } from './run-recorder'
 
@@ -41,6 +44,11 @@ export interface ObserverAdvisorOptions {
   chunks?: boolean
   /** Mirror rounds, model calls and tool calls on Chrome's Performance panel, keeping no entry (default: in a browser page). */
   performanceTrack?: boolean
+  /**
+   * Prices by model id, per million tokens: each model response in the trace carries its `costUsd`
+   * (and, when an EscalationAdvisor names a priced fallback, `fallbackCostUsd`). No price, no cost.
+   */
+  pricing?: Pricing
 }
 
 type Placement = 'inside-loop' | 'outside-loop' | 'no-loop'
@@ -60,6 +68,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   readonly #sink: TraceSink
   readonly #redactor: Redactor
   readonly #chunks: boolean
+  readonly #pricing: Pricing | undefined
   readonly #runs = new Map<string, { recorder: RunRecorder; placement: Placement }>()
   readonly #ended = new Map<string, { recorder: RunRecorder; placement: Placement }>()
   /** Events of runs that have not started yet (an advisor outside the loop reports first). */
@@ -77,6 +86,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     this.#sink = track ? withPerformanceTrack(options.sink) : options.sink
     this.#redactor = new Redactor(options.redact)
     this.#chunks = options.chunks ?? true
+    if (options.pricing !== undefined) this.#pricing = checkedPricing(options.pricing)
   }
 
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
@@ -99,6 +109,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   ): Promise<ChatClientResponse> {
     // One clock read at each end of the round (about 0.06 µs each in a page).
     const started = now()
+    if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.callAdvisors)
     run.roundStart(round, this.name, started)
     run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
     let next: Promise<ChatClientResponse>
@@ -137,6 +148,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const watch: StreamObservation = {
       begin: (started) => {
         if (!perRound) return
+        if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.streamAdvisors)
         run.roundStart(round, this.name, started)
         run.request(
           round,
@@ -289,7 +301,9 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   }
 
   #recorder(runId: string): RunRecorder {
-    return new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
+    const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
+    recorder.pricing = this.#pricing
+    return recorder
   }
 }
 
