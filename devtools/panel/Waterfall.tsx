@@ -10,7 +10,7 @@ import {
 import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
-import type { RoundView, RunView } from 'advisor-chain/trace'
+import type { RoundView, RunView, TraceEventOf } from 'advisor-chain/trace'
 import { subAgentRuns } from '../sub-agents'
 import { axisTicks, duration, durationCompact, plural } from './format'
 import { useDevtools } from './use-devtools'
@@ -361,6 +361,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
                 {durationCompact(figures.toolMs)}
               </span>
             )}
+            {round.escalation && <EscalationBadge escalation={round.escalation} />}
           </span>
         ),
         time: figures.durationMs,
@@ -525,4 +526,17 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       }
     }
   }
+}
+
+/** Which model answered a round that left the client's model, and why it left. */
+function EscalationBadge({ escalation }: { escalation: TraceEventOf<'escalation'> }) {
+  return (
+    <span
+      className="escalation"
+      data-testid="escalation-badge"
+      title={`${escalation.from} → ${escalation.to}: ${escalation.reason}${escalation.detail ? ` (${escalation.detail})` : ''}`}
+    >
+      ↑ {escalation.to} · {escalation.reason}
+    </span>
+  )
 }
