@@ -316,6 +316,20 @@ describe('EscalationAdvisor, on a stream', () => {
     expect(response.model).toBe('gpt-remote')
   })
 
+  it('names the model that answered, and why it left the device, in the finish part', async () => {
+    const { client } = setup([{ error: engineError('unavailable') }], ['remote words'])
+    const parts = await collect(client.prompt('q').stream().parts())
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      model: 'gpt-remote',
+      escalation: { from: 'webllm', to: 'gpt-remote', reason: 'unavailable' },
+    })
+    const { client: kept } = setup(['local words'], [])
+    const finish = (await collect(kept.prompt('q').stream().parts())).at(-1)
+    expect(finish).toMatchObject({ type: 'finish', model: 'Qwen-0.5B' })
+    expect(finish).not.toHaveProperty('escalation')
+  })
+
   it("escalates a stream with no first token in time ('slow')", async () => {
     const { client } = setup([{ text: 'late', delayMs: 60_000 }], ['quick'], (b) => b.firstTokenTimeoutMs(5))
     const chunks = await collect(client.prompt('q').stream().chatResponse())

@@ -15,6 +15,7 @@ import {
   type UserMessage,
   type UserPart,
   type ToolCallback,
+  type Escalation,
 } from '../core'
 import { ChatMemory } from '../memory'
 import type { DeepPartial, Infer, SchemaLike } from '../schema'
@@ -275,6 +276,8 @@ export function useChat<Tools = ToolCallback, Output extends SchemaLike = Schema
         else if (event.type === 'round-start' && event.round > 1) setStatus('streaming')
         else if (event.type === 'text-delta') reply += event.delta
         if (structured?.read(event)) setObject(structured.value)
+        if (event.type === 'finish' && event.model !== undefined)
+          showIn(answer.bubbleId, (bubble) => answeredBy(bubble, event.model!, event.escalation))
         showIn(answer.bubbleId, (bubble) => {
           const parts = withStreamPart(bubble.parts, event)
           return parts === bubble.parts ? bubble : bubbleOf(bubble, parts)
@@ -534,4 +537,10 @@ function isReplayedText(event: StreamPart): boolean {
 function endsWithUnansweredCalls(messages: readonly Message[]): boolean {
   const last = messages.at(-1)
   return last?.role === 'assistant' && last.toolCalls.length > 0
+}
+
+/** The bubble with the model that wrote it, and the escalation that made another model write it. */
+function answeredBy(bubble: ChatMessageView, model: string, escalation: Escalation | undefined): ChatMessageView {
+  const { escalation: _earlier, ...rest } = bubble
+  return escalation ? { ...rest, model, escalation } : { ...rest, model }
 }
