@@ -252,7 +252,10 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
                     : duration(view.time)}
                 </span>
               </span>
-              <span className="lane">{view.bar}</span>
+              <span className="lane">
+                {view.bar}
+                {view.note}
+              </span>
             </button>
           )
         }}
@@ -325,6 +328,8 @@ interface RowView {
   bad: boolean
   badge: ReactNode
   bar: ReactNode
+  /** Written over the lane, right-aligned: what the bar cannot say (an escalation). */
+  note?: ReactNode
 }
 
 function describe(row: Row, now: number, bar: (from: number, to: number | undefined) => CSSProperties): RowView {
@@ -338,6 +343,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
         round.tools.length > 0 && `tools ${duration(figures.toolMs)}`,
         figures.setupMs > 0 && `tool setup ${duration(figures.setupMs)}`,
         round.hasProblem && 'had a problem',
+        round.escalation && `answered by ${round.escalation.to} (${round.escalation.reason})`,
       ].filter(Boolean)
       return {
         name: `Round ${round.round}`,
@@ -361,9 +367,9 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
                 {durationCompact(figures.toolMs)}
               </span>
             )}
-            {round.escalation && <EscalationBadge escalation={round.escalation} />}
           </span>
         ),
+        ...(round.escalation ? { note: <EscalationBadge escalation={round.escalation} /> } : {}),
         time: figures.durationMs,
         running: figures.status === 'running',
         bad: round.hasProblem,
