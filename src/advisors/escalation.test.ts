@@ -316,6 +316,30 @@ describe('EscalationAdvisor, on a stream', () => {
     expect(response.model).toBe('gpt-remote')
   })
 
+  it('escalates a streamed tool call whose arguments are not JSON: the loop runs only the fallback’s call', async () => {
+    const ran: unknown[] = []
+    const weather = defineTool({
+      name: 'weather',
+      description: 'weather of a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      execute: (args) => {
+        ran.push(args)
+        return Promise.resolve('sunny')
+      },
+    })
+    const { client, trace } = setup(
+      [{ text: 'Let me look.', toolCalls: [{ name: 'weather', arguments: '{"city": "Lis' }] }, 'It is sunny.'],
+      [{ toolCalls: [{ name: 'weather', arguments: { city: 'Lisbon' } }] }],
+    )
+    const parts = await collect(client.prompt('q').tools(weather).stream().parts())
+    expect(ran).toEqual([{ city: 'Lisbon' }])
+    expect(parts.filter((part) => part.type === 'tool-result')).toHaveLength(1)
+    expect(textOf(parts)).toContain('It is sunny.')
+    const rounds = trace.events.filter((event) => event.type === 'model-response') as TraceEventOf<'model-response'>[]
+    expect(rounds[0]).toMatchObject({ model: 'gpt-remote', text: '' })
+    expect(rounds[0]!.toolCalls.map((call) => call.arguments)).toEqual(['{"city":"Lisbon"}'])
+  })
+
   it('names the model that answered, and why it left the device, in the finish part', async () => {
     const { client } = setup([{ error: engineError('unavailable') }], ['remote words'])
     const parts = await collect(client.prompt('q').stream().parts())

@@ -280,7 +280,9 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   /** The aggregate a stage keeps of the chunks it passes on unchanged, if any: its reader need not fold them again. */
   static #aggregateOf(source: AsyncIterator<unknown>): ChatResponseAggregator | undefined {
     if (!(source instanceof Stage) || source.#layer.passesOn !== 'unchanged') return undefined
-    return source.#collect === BORROWED || source.#collect === OWN ? source.#aggregator : undefined
+    // A borrower's aggregate is its own source's as it is now (that source may have started over).
+    if (source.#collect === BORROWED) return Stage.#aggregateOf(source.#source!)
+    return source.#collect === OWN ? source.#aggregator : undefined
   }
 
   #aggregate(): ChatResponse | null {

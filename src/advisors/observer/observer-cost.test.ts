@@ -59,8 +59,7 @@ describe('ObserverAdvisor with pricing', () => {
   })
 
   it("prices the local rounds at the escalation fallback's price too", async () => {
-    const remote = new ScriptedChatModel([{ text: 'remote', usage }], { model: 'gpt-remote' })
-    const fallback = Object.assign(remote, { model: 'gpt-remote' })
+    const fallback = new ScriptedChatModel([{ text: 'remote', usage }], { model: 'gpt-remote' })
     const local = new ScriptedChatModel(
       [
         { text: 'local', usage: { promptTokens: 100, completionTokens: 10, totalTokens: 110 } },
