@@ -26,6 +26,7 @@ import {
   isChainEventListener,
 } from '../core'
 import { ESCALATION_REASONS, reasonOfError, reasonOfResponse } from './escalation-reasons'
+import { FALLBACK_MODEL, type FallbackAdvisor } from './markers'
 
 export { ESCALATION_REASONS } from './escalation-reasons'
 
@@ -89,7 +90,7 @@ class FirstTokenTimeout extends Error {
  * fallback model, within the same turn. The response carries `metadata.escalation`; listeners (the
  * observer) hear an `escalation` chain event.
  */
-export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEventListener {
+export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEventListener, FallbackAdvisor {
   /**
    * Inside the tool loop (HP+300) and the observer (HP+400), so each round escalates on its own and
    * the loop and the trace see one answer per round; outside validation (LP-2000) and retries
@@ -107,6 +108,7 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
   readonly name = 'Escalation Advisor'
   readonly order: number
   readonly fallback: ChatModel
+  readonly [FALLBACK_MODEL]: string
   readonly reasons: ReadonlySet<EscalationReason>
   readonly #timeoutMs: number | undefined
   readonly #when: EscalationTest | undefined
@@ -123,6 +125,7 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
     )
       throw new TypeError('EscalationAdvisor needs a fallback ChatModel (an object with call and stream)')
     this.fallback = options.fallback
+    this[FALLBACK_MODEL] = modelName(options.fallback)
     this.order = advisorOrder(options.order ?? EscalationAdvisor.DEFAULT_ORDER)
     const reasons = new Set(options.reasons ?? EscalationAdvisor.DEFAULT_REASONS)
     for (const reason of reasons)
@@ -305,7 +308,7 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
     const answered = local?.chatResponse?.metadata.model
     const escalation: Escalation = {
       from: typeof answered === 'string' ? answered : (providerOf(listeners) ?? 'local'),
-      to: modelName(this.fallback),
+      to: this[FALLBACK_MODEL],
       reason: verdict.reason,
     }
     const event: ChainEvent = { type: 'escalation', ...escalation, restarted }
@@ -414,12 +417,6 @@ function withEscalation(response: ChatClientResponse, escalation: Escalation): C
   const chatResponse = response.chatResponse
   if (!chatResponse) return response
   return { ...response, chatResponse: { ...chatResponse, metadata: { ...chatResponse.metadata, escalation } } }
-}
-
-/** The model id of the fallback of an EscalationAdvisor among `advisors`, if there is one. */
-export function fallbackModelOf(advisors: readonly Advisor[]): string | undefined {
-  const escalation = advisors.find((advisor) => advisor instanceof EscalationAdvisor)
-  return escalation && modelName(escalation.fallback)
 }
 
 /** A model's name for a trace: its model id when it has one, else its provider. */

@@ -17,7 +17,7 @@ import {
   providerOf,
   now,
 } from '../../core'
-import { isToolAdvisor } from '../markers'
+import { fallbackModelOf, isToolAdvisor } from '../markers'
 import {
   type RunStatus,
   type TraceEventBody,
@@ -29,7 +29,6 @@ import {
   type Pricing,
   checkedPricing,
 } from '../../trace'
-import { fallbackModelOf } from '../escalation'
 import { observedStream, type StreamObservation } from './observed-stream'
 import { RunRecorder } from './run-recorder'
 
