@@ -108,6 +108,7 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
   readonly name = 'Escalation Advisor'
   readonly order: number
   readonly fallback: ChatModel
+  /** The fallback's model id (its provider when it names none): an observer prices the device's rounds at it. */
   readonly [FALLBACK_MODEL]: string
   readonly reasons: ReadonlySet<EscalationReason>
   readonly #timeoutMs: number | undefined
