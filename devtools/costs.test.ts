@@ -3,8 +3,15 @@ import { TraceReader, TRACE_VERSION, type TraceEvent, type TraceEventBody } from
 import { costText, runCosts, usd } from './costs'
 
 let seq = 0
-const event = (runId: string, round: number, body: TraceEventBody): TraceEvent =>
-  ({ v: TRACE_VERSION, seq: seq++, runId, round, advisor: 'Observer Advisor', t: seq, ...body })
+const event = (runId: string, round: number, body: TraceEventBody): TraceEvent => ({
+  v: TRACE_VERSION,
+  seq: seq++,
+  runId,
+  round,
+  advisor: 'Observer Advisor',
+  t: seq,
+  ...body,
+})
 
 const start = (runId: string, parent?: string): TraceEvent =>
   event(runId, 0, {
