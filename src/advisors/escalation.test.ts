@@ -361,6 +361,14 @@ describe('EscalationAdvisor, on a stream', () => {
     expect(chunks.map((chunk) => escalationOf(chunk.metadata)).find(Boolean)?.reason).toBe('slow')
   })
 
+  it('starts the first-token clock when the stream is read, not when it is made', async () => {
+    const { client, fallback } = setup(['local words'], ['never'], (b) => b.firstTokenTimeoutMs(5))
+    const stream = client.prompt('q').stream().content()
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect((await collect(stream)).join('')).toBe('local words')
+    expect(fallback.prompts).toHaveLength(0)
+  })
+
   it('keeps a stream that started in time, however long it then takes', async () => {
     const { client, fallback } = setup([{ text: 'a b c', delayMs: 15 }], ['never'], (b) =>
       b.firstTokenTimeoutMs(10_000),

@@ -177,12 +177,13 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     const listeners = chain.streamAdvisors
-    const attempt = this.#begin()
+    // The local try starts when the stream is first read: its id and its first-token clock.
+    let attempt = ''
+    let timer: FirstTokenTimer | undefined
     let escalation: Escalation | undefined
     let verdict: Verdict | undefined
     let chunks = 0
     let marked = false
-    const timer = this.#firstTokenTimer(request.signal)
     const finish = () => {
       timer?.clear()
       this.#tries.delete(attempt)
@@ -197,8 +198,12 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
     return streamStage({
       passesOn: 'unchanged',
       aggregates: true,
-      // The chain itself, not a copy: the advisors inside report their events (validation attempts) to all.
-      open: () => chain.nextStream(withAttempt(request, attempt, timer?.signal)),
+      open: () => {
+        attempt = this.#begin()
+        timer = this.#firstTokenTimer(request.signal)
+        // The chain itself, not a copy: the advisors inside report their events (validation attempts) to all.
+        return chain.nextStream(withAttempt(request, attempt, timer?.signal))
+      },
       chunk: (chunk: ChatClientResponse) => {
         if (!escalation) {
           if (chunks++ === 0) timer?.clear()
@@ -218,7 +223,7 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
       },
       fail: (error) => {
         if (escalation) throw request.signal?.aborted ? error : new EscalationError(escalation, verdict!, error)
-        const found = this.#verdictOnError(timer?.expired ? timer.expired : error, request)
+        const found = this.#verdictOnError(timer?.expired ?? error, request)
         if (!found) {
           finish()
           throw error
