@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { registerSecret, type ChatModel, type Escalation, type StreamPart } from '../core'
+import {
+  AdvisorChain,
+  modelStreamAdvisor,
+  registerSecret,
+  userMessage,
+  type ChatModel,
+  type Escalation,
+  type StreamPart,
+} from '../core'
 import { collect } from '../core/testing/collect'
 import { ChatClient } from '../client'
 import { ChatModelError, ScriptedChatModel, type ScriptStep } from '../models'
@@ -362,10 +370,14 @@ describe('EscalationAdvisor, on a stream', () => {
   })
 
   it('starts the first-token clock when the stream is read, not when it is made', async () => {
-    const { client, fallback } = setup(['local words'], ['never'], (b) => b.firstTokenTimeoutMs(5))
-    const stream = client.prompt('q').stream().content()
+    const device = named('webllm', 'local', ['local words'])
+    const fallback = named('openai', 'remote', ['never'])
+    const escalation = EscalationAdvisor.builder(fallback).firstTokenTimeoutMs(5).build()
+    const chain = AdvisorChain.of([escalation, modelStreamAdvisor(device)])
+    const stream = chain.nextStream({ prompt: { messages: [userMessage('q')], options: {} }, context: {} })
     await new Promise((resolve) => setTimeout(resolve, 30))
-    expect((await collect(stream)).join('')).toBe('local words')
+    const chunks = await collect(stream)
+    expect(chunks.map((chunk) => chunk.chatResponse?.results[0]?.output.text).join('')).toBe('local words')
     expect(fallback.prompts).toHaveLength(0)
   })
 
