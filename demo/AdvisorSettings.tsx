@@ -79,6 +79,14 @@ export function AdvisorSettings({
           />{' '}
           Ask before delete_note (Tool Approval Advisor)
         </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={settings.localFirst}
+            onChange={(event) => change({ localFirst: event.target.checked })}
+          />{' '}
+          Local first: a round the chosen model fails goes to the scripted remote model (Escalation Advisor)
+        </label>
         <label>
           Logging Advisor
           <select

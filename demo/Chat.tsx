@@ -201,6 +201,12 @@ function Bubble({
         />
       ))}
       {waiting && <div className="typing" aria-label="Waiting for the answer" />}
+      {message.escalation && (
+        <div className="answered-by" data-testid="answered-by">
+          Answered by {message.model ?? message.escalation.to}: the round left {message.escalation.from} (
+          {message.escalation.reason})
+        </div>
+      )}
       {message.problem && <div className="problem">{message.problem}</div>}
     </article>
   )

@@ -1,6 +1,7 @@
 import {
   BaseAdvisor,
   ChatClient,
+  EscalationAdvisor,
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
   MessageChatMemoryAdvisor,
@@ -14,6 +15,7 @@ import {
   type ChatClientResponse,
   type ChatMemory,
   type ChatModel,
+  type Pricing,
   type RedactionRules,
   type ToolCallback,
   type TraceSink,
@@ -22,6 +24,16 @@ import { QuestionAnswerAdvisor, type VectorStore } from 'advisor-chain/retrieval
 import type { Settings } from './settings'
 import { researcherTool } from './researcher'
 import { demoTools } from './tools'
+import { scriptedDemoModel } from './scripted-demo'
+
+/** The remote model of "local first": the scripted one, named as a remote model would be. */
+export const FALLBACK_MODEL = 'scripted-remote'
+
+/** Made-up prices for the demo's cost figures: the scripted remote as a small hosted model, the device free. */
+const DEMO_PRICING: Pricing = {
+  [FALLBACK_MODEL]: { inputPerMTok: 0.15, outputPerMTok: 0.6, cachedInputPerMTok: 0.075 },
+  'scripted-demo': { inputPerMTok: 0, outputPerMTok: 0 },
+}
 
 export const LOG_ORDERS = {
   outside: HIGHEST_PRECEDENCE + 100,
@@ -76,6 +88,7 @@ export function buildClient(options: {
   const advisors: AnyAdvisor[] = [
     new ObserverAdvisor({
       sink,
+      pricing: DEMO_PRICING,
       ...(mcp ? { redact: mcp.redact } : {}),
       order: settings.observerInside ? ObserverAdvisor.DEFAULT_ORDER : HIGHEST_PRECEDENCE + 100,
     }),
@@ -91,6 +104,12 @@ export function buildClient(options: {
   if (settings.retry) advisors.push(RetryAdvisor.builder().maxAttempts(3).initialDelayMs(400).build())
   if (settings.approval)
     advisors.push(ToolApprovalAdvisor.builder().policy('delete_note', 'always').handler(approvals.handler).build())
+  if (settings.localFirst)
+    advisors.push(
+      EscalationAdvisor.builder(scriptedDemoModel({ model: FALLBACK_MODEL }))
+        .firstTokenTimeoutMs(30_000)
+        .build(),
+    )
   if (settings.logging !== 'off') advisors.push(new LoggingAdvisor(LOG_ORDERS[settings.logging], log))
   return ChatClient.builder(model)
     .defaultSystem(

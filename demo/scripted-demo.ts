@@ -25,6 +25,7 @@ export const scenarios = [
   { prompt: 'Tell me a long story', shows: 'streaming (try Stop)' },
   { prompt: 'Try a flaky provider', shows: 'retries' },
   { prompt: 'Show me a provider error', shows: 'an error' },
+  { prompt: 'Make the local engine fail', shows: 'local first: the round goes remote (turn on "Local first")' },
 ]
 
 const pause = 18
@@ -143,7 +144,7 @@ function research(messages: readonly Message[]): ScriptStep {
   )
 }
 
-export function scriptedDemoModel(): ScriptedChatModel {
+export function scriptedDemoModel(options: { model?: string } = {}): ScriptedChatModel {
   return new ScriptedChatModel(
     (prompt) => {
       const messages = prompt.messages
@@ -168,6 +169,19 @@ export function scriptedDemoModel(): ScriptedChatModel {
         }
         return say(
           'This answer came on the second attempt: the Retry Advisor retried the failed model call (see the retry in the devtools).',
+        )
+      }
+      if (/local engine fail/.test(text)) {
+        if (options.model === undefined)
+          return {
+            error: new ChatModelError('Scripted: this engine cannot run on this device (no usable WebGPU).', {
+              provider: 'scripted',
+              code: 'unavailable',
+              retryable: false,
+            }),
+          }
+        return say(
+          `The local engine failed, so ${options.model} answered this round; the devtools show why it left the device and what it cost.`,
         )
       }
       if (/provider error/.test(text)) {
@@ -218,6 +232,6 @@ export function scriptedDemoModel(): ScriptedChatModel {
         'I am the offline demo: scripted replies, no real model. I pick tools from keywords, so you can watch the advisor chain and the tool loop in the devtools below. Try a suggestion, or connect WebLLM or an API in the model picker.',
       )
     },
-    { model: 'scripted-demo' },
+    { model: options.model ?? 'scripted-demo' },
   )
 }

@@ -10,6 +10,8 @@ export interface Settings {
   memory: 'off' | 'outside' | 'inside'
   approval: boolean
   validation: boolean
+  /** Each round to the chosen model first, to the scripted remote model when it fails (EscalationAdvisor). */
+  localFirst: boolean
 }
 
 export const defaultSettings: Settings = {
@@ -21,6 +23,7 @@ export const defaultSettings: Settings = {
   memory: 'outside',
   approval: true,
   validation: true,
+  localFirst: false,
 }
 
 const KEY = 'advisor-chain-demo-settings'

@@ -154,6 +154,7 @@ export {
   type TracedOptions,
 } from './trace'
 export { ObserverAdvisor, type ObserverAdvisorOptions } from './advisors'
+export { costOf, type ModelPrice, type Pricing } from './trace'
 export { REDACTED, Redactor, type RedactionRules } from './trace'
 export { withPerformanceTrack } from './trace'
 export {
@@ -210,6 +211,15 @@ export { OpenAIResponsesChatModel, type OpenAIResponsesChatModelOptions } from '
 export { ANTHROPIC_VERSION, AnthropicChatModel, type AnthropicChatModelOptions } from './models'
 export { ChatModelError, isRetryableStatus, retryAfterMs } from './models'
 export { RetryAdvisor, RetryAdvisorBuilder, type RetryOptions } from './advisors'
+export {
+  ESCALATION_REASONS,
+  EscalationAdvisor,
+  EscalationAdvisorBuilder,
+  EscalationError,
+  type EscalationAdvisorOptions,
+  type EscalationTest,
+} from './advisors'
+export type { Escalation, EscalationReason } from './core'
 export {
   TRACE_FILE_FORMAT,
   TraceFileError,

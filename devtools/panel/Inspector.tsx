@@ -1,6 +1,8 @@
 import type { Message, ToolDefinition, TraceEvent, RoundView, RunView, ToolSpan } from 'advisor-chain/trace'
+import { costOfRound } from 'advisor-chain/trace'
 import { useState, type ReactNode } from 'react'
 import { roundFigures } from '../figures'
+import { costText, usd } from '../costs'
 import { diffPrompts, promptOf } from '../prompt'
 import type { DevtoolsStore, Selection } from '../store'
 import { duration, plural, prettyJson, tokens } from './format'
@@ -293,6 +295,17 @@ function Timing({ round }: { round: RoundView }) {
       </dd>
       <dt>Chunks</dt>
       <dd>{model?.chunks ?? 0}</dd>
+      {model?.response?.model !== undefined && (
+        <>
+          <dt>Answered by</dt>
+          <dd data-testid="answered-by">
+            {model.response.model}
+            {round.escalation &&
+              ` (left ${round.escalation.from}: ${round.escalation.reason}${round.escalation.detail ? `, ${round.escalation.detail}` : ''})`}
+          </dd>
+        </>
+      )}
+      <RoundCost round={round} />
       <dt>Tokens</dt>
       <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported by this model'}</dd>
       {usage?.cacheReadTokens !== undefined && (
@@ -438,5 +451,21 @@ function CallDetail({ detail, label }: { detail: Record<string, unknown>; label:
         </div>
       ))}
     </div>
+  )
+}
+
+/** What the round's model response cost, when the observer had a price for its model. */
+function RoundCost({ round }: { round: RoundView }) {
+  const cost = costOfRound(round)
+  const text = costText(cost)
+  if (text === undefined && cost.fallbackUsd === undefined) return null
+  return (
+    <>
+      <dt>Cost</dt>
+      <dd data-testid="round-cost">
+        {text ?? 'no price for this model'}
+        {cost.fallbackUsd !== undefined && ` (at the fallback's price: ${usd(cost.fallbackUsd)})`}
+      </dd>
+    </>
   )
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
+import { costText, runCosts, usd } from '../costs'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import type { ForkRunner } from '../fork'
@@ -71,6 +72,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
               , {plural(agents.toolCalls, 'tool call')}
             </span>
           )}
+          <RunCost runs={store.runs()} run={run} />
           {run.parent && (
             <button
               type="button"
@@ -165,6 +167,24 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
     <span className="stat">
       <b>{value}</b> {label}
       {note && <span className="bad-text"> · {note}</span>}
+    </span>
+  )
+}
+
+/** The run's cost, its sub-agents' and the session's, and what the device saved at the fallback's price. */
+function RunCost({ runs, run }: { runs: readonly RunView[]; run: RunView }) {
+  const costs = runCosts(runs, run)
+  const own = costText(costs.run)
+  if (own === undefined && costs.session.usd === undefined) return null
+  const agents = costText(costs.subAgents)
+  const session = costText(costs.session)
+  return (
+    <span className="stat" data-testid="run-cost">
+      <b>{own ?? 'no price'}</b> cost
+      {agents && `, sub-agents ${agents}`}
+      {costs.run.fallbackUsd !== undefined &&
+        `; answered on the device: ${usd(costs.run.fallbackUsd)} at the fallback's price`}
+      {session && ` · session ${session}`}
     </span>
   )
 }

@@ -10,7 +10,7 @@ import {
 import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
-import type { RoundView, RunView } from 'advisor-chain/trace'
+import type { RoundView, RunView, TraceEventOf } from 'advisor-chain/trace'
 import { subAgentRuns } from '../sub-agents'
 import { axisTicks, duration, durationCompact, plural } from './format'
 import { useDevtools } from './use-devtools'
@@ -252,7 +252,10 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
                     : duration(view.time)}
                 </span>
               </span>
-              <span className="lane">{view.bar}</span>
+              <span className="lane">
+                {view.bar}
+                {view.note}
+              </span>
             </button>
           )
         }}
@@ -325,6 +328,8 @@ interface RowView {
   bad: boolean
   badge: ReactNode
   bar: ReactNode
+  /** Written over the lane, right-aligned: what the bar cannot say (an escalation). */
+  note?: ReactNode
 }
 
 function describe(row: Row, now: number, bar: (from: number, to: number | undefined) => CSSProperties): RowView {
@@ -338,6 +343,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
         round.tools.length > 0 && `tools ${duration(figures.toolMs)}`,
         figures.setupMs > 0 && `tool setup ${duration(figures.setupMs)}`,
         round.hasProblem && 'had a problem',
+        round.escalation && `answered by ${round.escalation.to} (${round.escalation.reason})`,
       ].filter(Boolean)
       return {
         name: `Round ${round.round}`,
@@ -363,6 +369,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
             )}
           </span>
         ),
+        ...(round.escalation ? { note: <EscalationBadge escalation={round.escalation} /> } : {}),
         time: figures.durationMs,
         running: figures.status === 'running',
         bad: round.hasProblem,
@@ -525,4 +532,17 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       }
     }
   }
+}
+
+/** Which model answered a round that left the client's model, and why it left. */
+function EscalationBadge({ escalation }: { escalation: TraceEventOf<'escalation'> }) {
+  return (
+    <span
+      className="escalation"
+      data-testid="escalation-badge"
+      title={`${escalation.from} → ${escalation.to}: ${escalation.reason}${escalation.detail ? ` (${escalation.detail})` : ''}`}
+    >
+      ↑ {escalation.to} · {escalation.reason}
+    </span>
+  )
 }

@@ -166,6 +166,7 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .legend > span::before { content: ''; width: 7px; height: 7px; border-radius: 2px; }
 .legend .model::before { background: var(--model); } .legend .tool::before { background: var(--tool); }
 .legend .approval::before { background: var(--warn); }
+.lane .escalation { position: absolute; right: 4px; top: 50%; transform: translateY(-50%); padding: 0 5px; border-radius: 8px; background: var(--bg); border: 1px solid var(--warn); color: var(--warn); font-family: var(--mono); font-size: 10.5px; white-space: nowrap; pointer-events: none; }
 .row.round.bad .name { color: var(--bad); }
 .row:not(.round) .names { padding-left: 28px; }
 .row .lane { position: relative; flex: 1; margin: 0 16px 0 6px; overflow: hidden; background: linear-gradient(to right, var(--grid-line) 1px, transparent 1px) var(--grid-offset, 0px) 0 / var(--grid, 25%) 100% repeat-x; }

@@ -1,4 +1,5 @@
 export * from './approval-queue'
+export * from './escalation'
 export * from './evaluation'
 export * from './loop-budget'
 export * from './markers'

@@ -2,6 +2,7 @@ import type { Advisor } from '../core'
 
 const TOOL_ADVISOR = Symbol.for('advisor-chain.tool-advisor')
 const MEMORY_ADVISOR = Symbol.for('advisor-chain.memory-advisor')
+const FALLBACK_MODEL = Symbol.for('advisor-chain.fallback-model')
 
 /** Marks the advisor that runs the tool loop; a chain may hold at most one. */
 export interface ToolAdvisor extends Advisor {
@@ -21,4 +22,18 @@ export function isMemoryAdvisor(advisor: unknown): advisor is MemoryAdvisor {
   return (advisor as Partial<MemoryAdvisor> | null)?.[MEMORY_ADVISOR] === true
 }
 
-export { MEMORY_ADVISOR, TOOL_ADVISOR }
+/** Marks an advisor that sends failed rounds to a fallback model (EscalationAdvisor), by the fallback's model id. */
+export interface FallbackAdvisor extends Advisor {
+  readonly [FALLBACK_MODEL]: string
+}
+
+/** The fallback's model id of an advisor among `advisors` that has one (an observer prices the device's rounds at it). */
+export function fallbackModelOf(advisors: readonly unknown[]): string | undefined {
+  for (const advisor of advisors) {
+    const model = (advisor as Partial<FallbackAdvisor> | null)?.[FALLBACK_MODEL]
+    if (typeof model === 'string') return model
+  }
+  return undefined
+}
+
+export { FALLBACK_MODEL, MEMORY_ADVISOR, TOOL_ADVISOR }

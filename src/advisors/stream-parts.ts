@@ -25,6 +25,8 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
   /** The round whose events are reported; tool events between rounds belong to it. */
   round = 0
   readonly #announced = new Set<string>()
+  /** The attempt of the round that streams now, from 1 (a validation retry or an escalation starts another). */
+  #attempt = 1
 
   constructor(private readonly report: (part: StreamPart) => void) {}
 
@@ -32,6 +34,7 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
     const round = contextValue(request.context, ROUND_KEY) ?? this.round + 1
     if (round !== this.round) {
       this.round = round
+      this.#attempt = 1
       this.report({ type: 'round-start', round })
     }
     const options = { ...request.prompt.options, toolCallDeltas: true }
@@ -91,8 +94,12 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
         break
       }
       case 'validation-attempt':
-        if (event.retryWith)
-          this.report({ type: 'attempt-start', round: this.round, attempt: event.attempt + 1, errors: event.errors })
+        if (event.retryWith) this.#restart(event.attempt + 1, event.errors)
+        break
+      case 'escalation':
+        // The local answer streamed in part: the fallback's answer replaces it from the start.
+        if (event.restarted)
+          this.#restart(this.#attempt + 1, [`${event.reason}: ${event.detail ?? event.from} (now ${event.to})`])
         break
       case 'tool-execution-start':
         this.report({ type: 'tool-start', round: event.round, id: event.toolCall.id, name: event.toolCall.name })
@@ -113,6 +120,11 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
   /** Reports a part of the stream of a sub-agent that tool call `id` (of tool `name`) runs. */
   reportAgentPart(id: string, name: string, part: StreamPart): void {
     this.report({ type: 'agent-part', round: this.round, id, name, part })
+  }
+
+  #restart(attempt: number, errors: string[]): void {
+    this.#attempt = attempt
+    this.report({ type: 'attempt-start', round: this.round, attempt, errors })
   }
 
   #start(id: string, name: string): void {

@@ -27,7 +27,7 @@ export function chainMemo(): ChainMemo {
 export function callChain(memo: ChainMemo, advisors: readonly AnyAdvisor[], model: ChatModel): AdvisorChain {
   if (memo.chain && sameAdvisors(memo.advisors, advisors)) return memo.chain
   memo.advisors = advisors
-  return (memo.chain = AdvisorChain.of([...advisors, modelCallAdvisor(model, outputShaper(model))]))
+  return (memo.chain = AdvisorChain.of([...advisors, modelCallAdvisor(model, outputShaper)]))
 }
 
 function sameAdvisors(a: readonly AnyAdvisor[], b: readonly AnyAdvisor[]): boolean {
@@ -36,8 +36,6 @@ function sameAdvisors(a: readonly AnyAdvisor[], b: readonly AnyAdvisor[]): boole
   return true
 }
 
-/** The terminal's prompt shaper for `model`: a call or stream that asks for structured output gets the format. */
-export function outputShaper(model: ChatModel): PromptShaper {
-  return (prompt, context) =>
-    contextValue(context, OUTPUT_SCHEMA_KEY) === undefined ? prompt : withOutputFormat(prompt, context, model)
-}
+/** The terminal's prompt shaper: a call or stream that asks for structured output gets the format its model takes. */
+export const outputShaper: PromptShaper = (prompt, context, model) =>
+  contextValue(context, OUTPUT_SCHEMA_KEY) === undefined ? prompt : withOutputFormat(prompt, context, model)

@@ -284,7 +284,7 @@ export class StreamResponseSpec {
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
     const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
     const open = (signal: AbortSignal) => {
-      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model, outputShaper(spec.model))])
+      const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model, outputShaper)])
       return chain.nextStream({ ...toRequest(spec), signal })
     }
     return guardedStream(open, spec.signal, pick)

@@ -1,4 +1,4 @@
-import type { AnyAdvisor, ChatClientResponse, StreamPart, Usage } from '../core'
+import type { AnyAdvisor, ChatClientResponse, Escalation, StreamPart, Usage } from '../core'
 import { StreamPartsAdvisor } from '../advisors'
 
 /**
@@ -15,6 +15,8 @@ export class PartStream implements AsyncIterator<StreamPart> {
   #failure: { error: unknown } | undefined
   #wake: (() => void) | undefined
   #finishReason: string | undefined
+  #model: string | undefined
+  #escalation: { round: number; escalation: Escalation } | undefined
   #usage: Usage | undefined
   readonly #advisor: StreamPartsAdvisor
   /** The latest read, and how many are on their way. */
@@ -106,6 +108,11 @@ export class PartStream implements AsyncIterator<StreamPart> {
     if (output?.text) this.#queue.push({ type: 'text-delta', round, delta: output.text })
     this.#finishReason = generation?.metadata.finishReason ?? this.#finishReason
     this.#usage = response.metadata.usage ?? this.#usage
+    const { model, escalation } = response.metadata
+    if (typeof model === 'string') this.#model = model
+    // The escalation of the last round only: an earlier round's says nothing of who wrote the answer.
+    if (this.#escalation && this.#escalation.round !== round) this.#escalation = undefined
+    if (isEscalation(escalation)) this.#escalation = { round, escalation }
   }
 
   #end(): void {
@@ -113,7 +120,16 @@ export class PartStream implements AsyncIterator<StreamPart> {
       type: 'finish',
       ...(this.#finishReason ? { finishReason: this.#finishReason } : {}),
       ...(this.#usage ? { usage: this.#usage } : {}),
+      ...(this.#model ? { model: this.#model } : {}),
+      ...(this.#escalation ? { escalation: this.#escalation.escalation } : {}),
     })
     this.#done = true
   }
+}
+
+function isEscalation(value: unknown): value is Escalation {
+  const escalation = value as Partial<Escalation> | undefined
+  return (
+    typeof escalation?.from === 'string' && typeof escalation.to === 'string' && typeof escalation.reason === 'string'
+  )
 }

@@ -38,7 +38,12 @@ describe('.stream().parts()', () => {
       { type: 'round-start', round: 2 },
       { type: 'text-delta', round: 2, delta: 'Sunny.' },
       { type: 'round-end', round: 2, finishReason: 'stop' },
-      { type: 'finish', finishReason: 'stop', usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 } },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 },
+        model: 'scripted',
+      },
     ] satisfies StreamPart[])
   })
 

@@ -70,6 +70,7 @@ export type ChainEvent =
       retryWith?: string
     }
   | { type: 'evaluation'; attempt: number; score: number; passed: boolean; feedback?: string }
+  | ({ type: 'escalation' } & Escalation)
   | {
       type: 'approval'
       /** `requested`: waiting for the user; `decided`: the user answered. */
@@ -82,6 +83,22 @@ export type ChainEvent =
     }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown>; level?: 'warning' }
   | ({ type: 'retrieval' } & Retrieval)
+
+/** Why a round left the client's model for the fallback (EscalationAdvisor). */
+export type EscalationReason = 'unavailable' | 'context-full' | 'invalid-output' | 'error' | 'slow' | 'rejected'
+
+/** A round that went again to the fallback model: the two models by name, and why. */
+export interface Escalation {
+  /** The model that failed the round: the id its answer named, else its provider. */
+  from: string
+  /** The fallback: its model id when it names one, else its provider. */
+  to: string
+  reason: EscalationReason
+  /** What was wrong with the local answer or call, in words (an error's message, the validation errors). */
+  detail?: string
+  /** Chunks of the local answer had been streamed: the round starts over. */
+  restarted?: boolean
+}
 
 /** Documents looked up for a request (a QuestionAnswerAdvisor), with their similarity scores. */
 export interface Retrieval {

@@ -1,3 +1,4 @@
+import type { Escalation } from './chain-events'
 import type { Usage } from './model'
 
 /**
@@ -32,5 +33,9 @@ export type StreamPart =
   | { type: 'agent-part'; round: number; id: string; name: string; part: StreamPart }
   /** The answer was invalid: a new attempt starts, with these errors sent back (partial values start over). */
   | { type: 'attempt-start'; round: number; attempt: number; errors: string[] }
-  /** The last event: how the answer ended, with the usage summed over rounds. */
-  | { type: 'finish'; finishReason?: string; usage?: Usage }
+  /**
+   * The last event: how the answer ended, with the usage summed over rounds, the model that wrote
+   * the last round (its id as the response names it) and, when that round left the client's model
+   * for a fallback (EscalationAdvisor), which models and why.
+   */
+  | { type: 'finish'; finishReason?: string; usage?: Usage; model?: string; escalation?: Escalation }

@@ -280,11 +280,15 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
   /** The aggregate a stage keeps of the chunks it passes on unchanged, if any: its reader need not fold them again. */
   static #aggregateOf(source: AsyncIterator<unknown>): ChatResponseAggregator | undefined {
     if (!(source instanceof Stage) || source.#layer.passesOn !== 'unchanged') return undefined
-    return source.#collect === BORROWED || source.#collect === OWN ? source.#aggregator : undefined
+    // A borrower's aggregate is its own source's as it is now (that source may have started over).
+    if (source.#collect === BORROWED) return Stage.#aggregateOf(source.#source!)
+    return source.#collect === OWN ? source.#aggregator : undefined
   }
 
   #aggregate(): ChatResponse | null {
-    const aggregator = this.#aggregator
+    // Borrowed: the source's aggregate as it is now; a source that moved on to a new source (a
+    // validation retry, an escalation) started its aggregate over, and so does its reader.
+    const aggregator = this.#collect === BORROWED ? Stage.#aggregateOf(this.#source!) : this.#aggregator
     return aggregator && aggregator.chunkCount > 0 ? aggregator.result() : null
   }
 

@@ -19,14 +19,16 @@ export interface TerminalAdvisor {
   readonly provider: string
   /** The model it calls: advisors read what it says of itself (its context window, a token count). */
   readonly model?: ChatModel
+  /** The same terminal calling another model, its prompt shaped for that model (an escalation's fallback). */
+  withModel(model: ChatModel): Advisor & TerminalAdvisor
 }
 
 export function isTerminalAdvisor(advisor: object): advisor is TerminalAdvisor {
   return (advisor as Partial<TerminalAdvisor>)[TERMINAL] === true
 }
 
-/** Shapes the prompt at the last moment before the model sees it (structured output instructions). */
-export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>) => Prompt
+/** Shapes the prompt at the last moment before `model` sees it (structured output instructions). */
+export type PromptShaper = (prompt: Prompt, context: Readonly<Record<string, unknown>>, model: ChatModel) => Prompt
 
 /** The provider of the model a chain ends in, when its last advisor is a terminal. */
 export function providerOf(advisors: readonly Advisor[]): string | undefined {
@@ -51,16 +53,19 @@ export function modelCallAdvisor(
     [TERMINAL]: true,
     provider: model.provider,
     model,
+    withModel: (other) => modelCallAdvisor(other, shape),
     adviseCall(request) {
       // A reaction on the model's promise rather than an async function: no suspended frame per round.
       try {
         const context = request.context
         const pending = pendingToolCalls(context, request.prompt.messages)
         if (pending) return Promise.resolve({ chatResponse: pending, context })
-        return Promise.resolve(model.call(shape(request.prompt, context), request.signal)).then((chatResponse) => ({
-          chatResponse,
-          context,
-        }))
+        return Promise.resolve(model.call(shape(request.prompt, context, model), request.signal)).then(
+          (chatResponse) => ({
+            chatResponse,
+            context,
+          }),
+        )
       } catch (error) {
         return Promise.reject(error)
       }
@@ -79,12 +84,13 @@ export function modelStreamAdvisor(
     [TERMINAL]: true,
     provider: model.provider,
     model,
+    withModel: (other) => modelStreamAdvisor(other, shape),
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
       return streamStage({
         open() {
           const pending = pendingToolCalls(context, request.prompt.messages)
-          return pending ? streamOf(pending) : model.stream(shape(request.prompt, context), request.signal)
+          return pending ? streamOf(pending) : model.stream(shape(request.prompt, context, model), request.signal)
         },
         chunk: (chatResponse: ChatResponse): ChatClientResponse => ({ chatResponse, context }),
       })

@@ -63,6 +63,11 @@ export class ScriptedChatModel implements ChatModel {
     if (options.contextWindow !== undefined) this.contextWindow = options.contextWindow
   }
 
+  /** The model id its responses name (`metadata.model`). */
+  get model(): string {
+    return this.#model
+  }
+
   /** How many script steps have not been played yet (Infinity for a script function). */
   get remaining(): number {
     return typeof this.#script === 'function' ? Infinity : this.#script.length - this.prompts.length

@@ -1,4 +1,6 @@
 export * from './collector'
+export * from './cost'
+export * from './cost-sums'
 export * from './events'
 export * from './file'
 export * from './fork'

@@ -66,6 +66,8 @@ export interface RoundView {
   /** Documents looked up for this round's request (a QuestionAnswerAdvisor), in the order they were. */
   retrievals: TraceEventOf<'retrieval'>[]
   errors: TraceEventOf<'error'>[]
+  /** The round left the client's model for the fallback (EscalationAdvisor): which models, and why. */
+  escalation?: TraceEventOf<'escalation'>
   /** A failed tool, validation or model call in this round. */
   hasProblem: boolean
   /** The run has ended: a span still open was cut off, it is not running. */
@@ -419,6 +421,9 @@ function apply(state: RunState, event: TraceEvent): void {
     case 'note':
       if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)
       else run.notes.push(event)
+      return
+    case 'escalation':
+      roundOf(run, event.round, event.t).escalation = event
       return
   }
 }

@@ -269,6 +269,13 @@ export const bodies = {
     chunks: optional(count),
     /** Extra response metadata (provider ids, thinking, speed figures), masked. */
     metadata,
+    /** What the response cost in US dollars, at the observer's pricing for `model`; absent when it has no price. */
+    costUsd: optional(num),
+    /** The provider reported no usage: the cost is from `estimatedUsage`, token counts guessed from text lengths. */
+    costEstimated: optional(bool),
+    estimatedUsage: optional(usage),
+    /** What the same tokens would have cost at the escalation fallback's price (a round the client's model answered). */
+    fallbackCostUsd: optional(num),
   },
   'tool-start': {
     toolCall,
@@ -320,6 +327,16 @@ export const bodies = {
     topK: count,
     minScore: optional(num),
     durationMs: num,
+  },
+  /** A round that left the client's model for the fallback (EscalationAdvisor): which models, and why. */
+  escalation: {
+    from: str,
+    to: str,
+    reason: oneOf('unavailable', 'context-full', 'invalid-output', 'error', 'slow', 'rejected'),
+    /** What was wrong with the local answer or call, masked. */
+    detail: optional(str),
+    /** The local answer had streamed chunks: the round started over. */
+    restarted: optional(bool),
   },
   error: { error: errorInfo, aborted: bool },
   /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */

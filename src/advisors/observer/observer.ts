@@ -17,7 +17,7 @@ import {
   providerOf,
   now,
 } from '../../core'
-import { isToolAdvisor } from '../markers'
+import { fallbackModelOf, isToolAdvisor } from '../markers'
 import {
   type RunStatus,
   type TraceEventBody,
@@ -26,6 +26,8 @@ import {
   withPerformanceTrack,
   Redactor,
   type RedactionRules,
+  type Pricing,
+  checkedPricing,
 } from '../../trace'
 import { observedStream, type StreamObservation } from './observed-stream'
 import { RunRecorder } from './run-recorder'
@@ -41,6 +43,11 @@ export interface ObserverAdvisorOptions {
   chunks?: boolean
   /** Mirror rounds, model calls and tool calls on Chrome's Performance panel, keeping no entry (default: in a browser page). */
   performanceTrack?: boolean
+  /**
+   * Prices by model id, per million tokens: each model response in the trace carries its `costUsd`
+   * (and, when an EscalationAdvisor names a priced fallback, `fallbackCostUsd`). No price, no cost.
+   */
+  pricing?: Pricing
 }
 
 type Placement = 'inside-loop' | 'outside-loop' | 'no-loop'
@@ -60,6 +67,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   readonly #sink: TraceSink
   readonly #redactor: Redactor
   readonly #chunks: boolean
+  readonly #pricing: Pricing | undefined
   readonly #runs = new Map<string, { recorder: RunRecorder; placement: Placement }>()
   readonly #ended = new Map<string, { recorder: RunRecorder; placement: Placement }>()
   /** Events of runs that have not started yet (an advisor outside the loop reports first). */
@@ -77,6 +85,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     this.#sink = track ? withPerformanceTrack(options.sink) : options.sink
     this.#redactor = new Redactor(options.redact)
     this.#chunks = options.chunks ?? true
+    if (options.pricing !== undefined) this.#pricing = checkedPricing(options.pricing)
   }
 
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
@@ -99,6 +108,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   ): Promise<ChatClientResponse> {
     // One clock read at each end of the round (about 0.06 µs each in a page).
     const started = now()
+    if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.callAdvisors)
     run.roundStart(round, this.name, started)
     run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
     let next: Promise<ChatClientResponse>
@@ -137,6 +147,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const watch: StreamObservation = {
       begin: (started) => {
         if (!perRound) return
+        if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.streamAdvisors)
         run.roundStart(round, this.name, started)
         run.request(
           round,
@@ -207,6 +218,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.evaluation(event, source)
       case 'note':
         return run.note(numberIn(context[ROUND_KEY]), event, source)
+      case 'escalation':
+        return run.escalation(numberIn(context[ROUND_KEY]), event, source)
       case 'retrieval':
         // Outside the loop the documents go into the first round's request: that round used them.
         return run.emit(numberIn(context[ROUND_KEY]) || 1, run.redactor.data(event) as TraceEventBody, source)
@@ -287,7 +300,9 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   }
 
   #recorder(runId: string): RunRecorder {
-    return new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
+    const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
+    recorder.pricing = this.#pricing
+    return recorder
   }
 }
 

@@ -15,6 +15,7 @@ import {
   forkOriginOf,
   AGENT_CALL_KEY,
   type AgentCall,
+  type Escalation,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -27,6 +28,10 @@ import {
   type TracedAdvisor,
   type TracedOptions,
   type Redactor,
+  type Pricing,
+  costOf,
+  estimatedUsage,
+  priceOf,
 } from '../../trace'
 import { ChunkRecorder } from './chunk-recorder'
 import { tracedParts } from './traced-parts'
@@ -46,6 +51,11 @@ export class RunRecorder {
   #lastCall: ToolCall | undefined
   #lastArguments: string | undefined
   #lastTracedCall: ToolCall | undefined
+  /** Prices to cost each response at (the observer's `pricing`), and the escalation fallback's model id. */
+  pricing: Pricing | undefined
+  fallbackModel: string | undefined
+  /** The characters of the last request's messages, to estimate its tokens when the provider reports none. */
+  #promptCharacters = 0
 
   constructor(
     readonly runId: string,
@@ -121,6 +131,7 @@ export class RunRecorder {
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
+    if (this.pricing) this.#promptCharacters = charactersOf(messages)
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
     const event = this.#event('model-request', round, this.advisor, t ?? now())
@@ -168,7 +179,28 @@ export class RunRecorder {
       if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
     for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
     if (extra) event.metadata = this.redactor.data(extra) as Record<string, unknown>
+    if (this.pricing) this.#cost(event, response)
     this.#send(event)
+  }
+
+  /** The response's cost at the app's prices: from the usage reported, else from an estimate marked as one. */
+  #cost(event: TraceEventOf<'model-response'>, response: ChatResponse | null): void {
+    const pricing = this.pricing!
+    let usage = response?.metadata.usage
+    if (!usage) {
+      const output = response?.results[0]?.output
+      const completion =
+        (output?.text.length ?? 0) +
+        (output?.toolCalls ?? []).reduce((n, c) => n + c.arguments.length + c.name.length, 0)
+      usage = event.estimatedUsage = estimatedUsage(this.#promptCharacters, completion)
+      event.costEstimated = true
+    }
+    const model = response?.metadata.model
+    const price = priceOf(pricing, typeof model === 'string' ? model : undefined)
+    if (price) event.costUsd = costOf(usage, price)
+    const fallback = this.fallbackModel
+    const fallbackPrice = fallback !== model && !response?.metadata.escalation ? priceOf(pricing, fallback) : undefined
+    if (fallbackPrice) event.fallbackCostUsd = costOf(usage, fallbackPrice)
   }
 
   approval(
@@ -198,6 +230,19 @@ export class RunRecorder {
     const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
     if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
     if (note.level) body.level = note.level
+    this.emit(round, body, advisor)
+  }
+
+  /** A round that went to the fallback model; the detail quotes the local model's error or answer, masked. */
+  escalation(round: number, escalation: Escalation, advisor: string): void {
+    const body: TraceEventBody = {
+      type: 'escalation',
+      from: this.redactor.text(escalation.from),
+      to: this.redactor.text(escalation.to),
+      reason: escalation.reason,
+    }
+    if (escalation.detail !== undefined) body.detail = this.redactor.text(escalation.detail)
+    if (escalation.restarted !== undefined) body.restarted = escalation.restarted
     this.emit(round, body, advisor)
   }
 
@@ -400,6 +445,17 @@ export class RunRecorder {
     if (error.code !== undefined) masked.code = this.redactor.text(error.code)
     return masked
   }
+}
+
+/** How many characters the messages' texts and tool calls hold. */
+function charactersOf(messages: readonly Message[]): number {
+  let characters = 0
+  for (const message of messages) {
+    if (message.role === 'tool') for (const response of message.responses) characters += response.responseData.length
+    else characters += message.text.length
+    if (message.role === 'assistant') for (const call of message.toolCalls) characters += call.arguments.length
+  }
+  return characters
 }
 
 export interface ResponseTiming {

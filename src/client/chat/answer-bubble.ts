@@ -66,6 +66,13 @@ export class AnswerBubble {
         }
         return true
       }
+      case 'finish': {
+        if (event.model === undefined) return false
+        // The model that wrote the round, and the escalation that made another model write it.
+        const { escalation: _earlier, ...rest } = bubble
+        this.#bubble = { ...rest, model: event.model, ...(event.escalation ? { escalation: event.escalation } : {}) }
+        return true
+      }
       case 'tool-call-start': {
         if (this.#calls.has(event.id)) return false
         const call = startedCall(event)

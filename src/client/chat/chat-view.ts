@@ -12,6 +12,7 @@ import {
   type TextPart,
   type ToolCallback,
   type TypedTool,
+  type Escalation,
 } from '../../core'
 
 import { APPROVALS_METADATA, ROUNDS_METADATA, declinedCallText } from '../../advisors'
@@ -87,6 +88,10 @@ export interface ChatMessageView<Tools = ToolCallback> {
   pending?: boolean
   /** Why the answer is missing or incomplete (stopped, failed). */
   problem?: string
+  /** The model that wrote the answer's last round, as its response names it. */
+  model?: string
+  /** That round left the client's model for a fallback (EscalationAdvisor): which models, and why. */
+  escalation?: Escalation
 }
 
 let counter = 0

@@ -350,3 +350,31 @@ describe('a chat finds memory and approvals on its client', () => {
     expect(restored).not.toHaveProperty('result')
   })
 })
+
+describe('which model answered', () => {
+  it('is on each answer, with the escalation when a round left the client’s model', async () => {
+    const { EscalationAdvisor } = await import('../../advisors')
+    const { ChatModelError } = await import('../../models')
+    const local = new ScriptedChatModel(
+      [
+        'On the device.',
+        { error: new ChatModelError('no GPU', { provider: 'webllm', code: 'unavailable', retryable: false }) },
+      ],
+      { model: 'Qwen-0.5B' },
+    )
+    const remote = new ScriptedChatModel(['From the server.'], { model: 'gpt-remote' })
+    const client = ChatClient.builder(local).defaultAdvisors(EscalationAdvisor.builder(remote).build()).build()
+    const chat = createChat(client)
+    watch(chat)
+    await chat.send('First')
+    await chat.send('Second')
+    const [, first, , second] = chat.getSnapshot().messages
+    expect(first).toMatchObject({ text: 'On the device.', model: 'Qwen-0.5B' })
+    expect(first).not.toHaveProperty('escalation')
+    expect(second).toMatchObject({
+      text: 'From the server.',
+      model: 'gpt-remote',
+      escalation: { from: 'Qwen-0.5B', to: 'gpt-remote', reason: 'unavailable' },
+    })
+  })
+})

@@ -48,6 +48,14 @@ export const SAMPLE_BODIES: { [T in TraceEventType]: Body<T> } = {
   approval: { type: 'approval', phase: 'requested', toolCall: call },
   error: { type: 'error', error: { name: 'Error', message: 'boom' }, aborted: false },
   note: { type: 'note', message: 'hello' },
+  escalation: {
+    type: 'escalation',
+    from: 'Qwen2.5-0.5B-Instruct',
+    to: 'gpt-4o-mini',
+    reason: 'invalid-output',
+    detail: "the arguments of tool call 'local_time' are not JSON",
+    restarted: true,
+  },
   retrieval: {
     type: 'retrieval',
     query: 'When does the shop open?',
