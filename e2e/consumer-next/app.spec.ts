@@ -42,6 +42,12 @@ test('renders on the server without the devtools, hydrates without a warning, an
   await page.getByTestId('run-row').click()
   await expect(page.getByTestId('timeline-tool')).toContainText('get_weather')
 
+  // A reload restores the conversation from IndexedDB, its tool card included (memory at its default place).
+  await page.reload()
+  await expect(page.getByTestId('message-assistant')).toContainText('It is sunny in Paris, 21 °C.')
+  await expect(card).toHaveAttribute('data-state', 'done')
+  await expect(card).toContainText('"forecast":"sunny"')
+
   expect(bodies.length).toBeGreaterThanOrEqual(2)
   for (const body of bodies) expect(body).not.toContain(KEY)
   expect(problems).toEqual([])

@@ -1,14 +1,12 @@
 'use client'
 // The page's whole chat: the chain runs here, in the browser; the key stays in the route.
 import {
-  ApprovalQueue,
   ChatClient,
   IndexedDBChatMemoryRepository,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
   ObserverAdvisor,
   OpenAIChatModel,
-  ToolApprovalAdvisor,
   defineTool,
 } from 'advisor-chain'
 import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
@@ -16,7 +14,6 @@ import { useChat } from 'advisor-chain/react'
 import { useState } from 'react'
 
 const store = createDevtoolsStore()
-const approvals = new ApprovalQueue()
 const memory = MessageWindowChatMemory.builder()
   .chatMemoryRepository(new IndexedDBChatMemoryRepository({ databaseName: 'consumer-next' }))
   .build()
@@ -30,20 +27,19 @@ const weather = defineTool({
     required: ['city'],
     additionalProperties: false,
   } as const,
+  // Asked about before it runs: the chat adds what asks and shows the card's Approve button.
+  needsApproval: true,
   execute: ({ city }) => ({ city, forecast: 'sunny', celsius: 21 }),
 })
 
 const client = ChatClient.builder(new OpenAIChatModel({ baseURL: '/api/openai', model: 'mock-model' }))
   .defaultTools(weather)
-  .defaultAdvisors(
-    MessageChatMemoryAdvisor.builder(memory).build(),
-    new ObserverAdvisor({ sink: store }),
-    ToolApprovalAdvisor.builder().handler(approvals.handler).policy('get_weather', 'always').build(),
-  )
+  .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build(), new ObserverAdvisor({ sink: store }))
   .build()
 
 export function Chat({ conversationId }: { conversationId: string }) {
-  const chat = useChat(client, { memory, conversationId, approvals })
+  // Memory and approvals come from the client: its memory advisor, and the tool that needsApproval.
+  const chat = useChat(client, { conversationId })
   const [text, setText] = useState('What is the weather in Paris?')
   return (
     <section>
