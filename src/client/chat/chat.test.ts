@@ -324,6 +324,28 @@ describe('a chat finds memory and approvals on its client', () => {
     expect(texts(reloaded.getSnapshot()).map((bubble) => bubble.text)).toEqual(['Hi', 'Hello.'])
   })
 
+  it('shows the tool cards again after a reload with memory at its default place, outside the loop', async () => {
+    const memory = MessageWindowChatMemory.builder().build()
+    const weather = defineTool({ name: 'w', description: 'd', inputSchema: { type: 'object' }, execute: () => 'sunny' })
+    const client = ChatClient.builder(
+      new ScriptedChatModel([{ text: 'Looking.', toolCalls: [{ id: 'c1', name: 'w', arguments: {} }] }, 'Sunny.']),
+    )
+      .defaultTools(weather)
+      .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+      .build()
+    const chat = createChat(client)
+    watch(chat)
+    await chat.send('Weather?')
+    const reloaded = createChat(client)
+    watch(reloaded)
+    await until(reloaded, (state) => state.status === 'idle')
+    expect(reloaded.getSnapshot().messages[1]!.parts).toMatchObject([
+      { type: 'text', text: 'Looking.' },
+      { type: 'tool-call', id: 'c1', state: 'done', result: 'sunny' },
+      { type: 'text', text: 'Sunny.' },
+    ])
+  })
+
   it("shows a denied call with the user's words, not what the model was told, live and after a reload", async () => {
     const memory = MessageWindowChatMemory.builder().build()
     const model = new ScriptedChatModel([askToPay, 'Not paid.'])
