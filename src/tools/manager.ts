@@ -13,7 +13,6 @@ import {
 } from '../core'
 import { toolMap } from './tool-map'
 import { executeToolRound, withHistory } from './tool-round'
-import type { KeptLedger } from './turn'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -107,35 +106,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
     return [...toolMap(options.tools ?? []).values()].map((tool) => tool.definition)
   }
 
-  executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
-    return Promise.resolve()
-      .then(() => this.executeNow(prompt, response, init))
-      .then((done) => withHistory(prompt.messages, done))
-  }
-
-  /** The round without a history copy; no promise when every call answered at once (synchronous tools, validators ready). */
-  executeNow(
+  async executeToolCalls(
     prompt: Prompt,
     response: ChatResponse,
-    init: ToolExecutionInit,
-    kept?: KeptLedger,
-  ): ToolRound | Promise<ToolRound> {
-    return executeToolRound(this.#settings, prompt, response, init, kept)
+    init: ToolExecutionInit = {},
+  ): Promise<ToolExecutionResult> {
+    return withHistory(prompt.messages, await executeToolRound(this.#settings, prompt, response, init))
   }
-}
-
-/**
- * `manager.executeToolCalls(…)` for the tool loop, which keeps the history and the turn's counts
- * itself: with the built-in manager no history copy, and no promise when every call answered at once.
- */
-export function executeToolCallsNow(
-  manager: ToolCallingManager,
-  prompt: Prompt,
-  response: ChatResponse,
-  init: ToolExecutionInit,
-  kept: KeptLedger,
-): ToolRound | ToolExecutionResult | Promise<ToolRound | ToolExecutionResult> {
-  return manager instanceof DefaultToolCallingManager
-    ? manager.executeNow(prompt, response, init, kept)
-    : manager.executeToolCalls(prompt, response, init)
 }

@@ -97,7 +97,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     forwarded: ChatClientRequest,
     chain: CallAdvisorChain,
   ): Promise<ChatClientResponse> {
-    // One clock read at each end of the round (about 0.06 µs each in a page).
     const started = now()
     run.roundStart(round, this.name, started)
     run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))

@@ -16,8 +16,6 @@ import {
 import type { ToolExecutionResult } from '../../tools'
 import type { ToolLoop } from './tool-loop'
 
-type MaybePromise<T> = T | Promise<T>
-
 /** How a round ends: the loop goes on with the tool results, or stops with a final response. */
 export type RoundEnd =
   /** `replaced`: the answer is not the model's (returnDirect output or a limit message). */
@@ -26,15 +24,15 @@ export type RoundEnd =
 /** What the stream needs from the advisor: its hooks and its decisions, bound to one chain. */
 export interface ToolLoopSteps {
   start(): Promise<ToolLoop>
-  beforeRound(request: ChatClientRequest): MaybePromise<ChatClientRequest>
+  beforeRound(request: ChatClientRequest): Promise<ChatClientRequest>
   openRound(request: ChatClientRequest): AsyncIterable<ChatClientResponse>
-  afterRound(response: ChatClientResponse): MaybePromise<ChatClientResponse>
-  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): MaybePromise<RoundEnd>
+  afterRound(response: ChatClientResponse): Promise<ChatClientResponse>
+  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd>
   nextInstructions(
     request: ChatClientRequest,
     response: ChatClientResponse,
     result: ToolExecutionResult,
-  ): MaybePromise<Message[]>
+  ): Promise<Message[]>
 }
 
 /**
@@ -78,14 +76,11 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
   ): Promise<{ source: AsyncIterable<ChatClientResponse> } | { last: ChatClientResponse[] }> {
     const loop = this.#loop!
     const request = this.#request!
-    const after = this.steps.afterRound({ chatResponse: aggregate, context: this.#context })
-    const response = after instanceof Promise ? await after : after
+    const response = await this.steps.afterRound({ chatResponse: aggregate, context: this.#context })
     loop.received(response)
-    const end = this.steps.endOfRound(loop, request, response)
-    const ended = end instanceof Promise ? await end : end
+    const ended = await this.steps.endOfRound(loop, request, response)
     if (ended.done) return { last: finalChunks(ended, response, this.#usageShown, loop.usage) }
-    const next = this.steps.nextInstructions(request, response, ended.result)
-    loop.advance(next instanceof Promise ? await next : next)
+    loop.advance(await this.steps.nextInstructions(request, response, ended.result))
     return { source: await this.#openRound() }
   }
 
@@ -102,12 +97,8 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     loop?.emit({ type: 'tool-loop-end', rounds: loop.round, reason: 'aborted', error: errorInfo(stopped) })
   }
 
-  #openRound(): MaybePromise<AsyncIterable<ChatClientResponse>> {
-    const before = this.steps.beforeRound(this.#loop!.nextRequest())
-    return before instanceof Promise ? before.then(this.#send) : this.#send(before)
-  }
-
-  readonly #send = (request: ChatClientRequest): AsyncIterable<ChatClientResponse> => {
+  async #openRound(): Promise<AsyncIterable<ChatClientResponse>> {
+    const request = await this.steps.beforeRound(this.#loop!.nextRequest())
     this.#loop!.sending(request)
     this.#request = request
     this.#context = request.context

@@ -26,10 +26,7 @@ import {
   type ToolExecutionEvent,
   type ToolExecutionInit,
   type ToolExecutionResult,
-  type ToolRound,
-  type KeptLedger,
   ToolCallLimitExceededError,
-  executeToolCallsNow,
   toolMap,
 } from '../../tools'
 
@@ -59,8 +56,6 @@ export class ToolLoop {
   readonly #turnStart: Message | undefined
   /** Where the turn's rounds are kept for memory outside the loop, when it asked (TURN_ROUNDS_KEY). */
   readonly #rounds: Message[] | undefined
-  /** The turn's tool call counts, handed from one round to the next. */
-  readonly #ledger: KeptLedger = { last: undefined, length: 0, ledger: undefined }
 
   constructor(
     request: ChatClientRequest,
@@ -97,9 +92,7 @@ export class ToolLoop {
   /** The request of the next round, before the round hooks. */
   nextRequest(): ChatClientRequest {
     this.round++
-    // Copied, then the round set: a spread literal that also names a key the copy has is slower.
-    const context = { ...this.#context }
-    context[ROUND_KEY] = this.round
+    const context = { ...this.#context, [ROUND_KEY]: this.round }
     const request: ChatClientRequest = { prompt: { messages: this.#instructions, options: this.#options }, context }
     if (this.#signal) request.signal = this.#signal
     return request
@@ -126,12 +119,12 @@ export class ToolLoop {
     this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
   }
 
-  /** The round's tool calls run; a promise only when a call did not answer at once. */
-  executeTools(
+  /** The round's tool calls run; their messages join the history. */
+  async executeTools(
     manager: ToolCallingManager,
     request: ChatClientRequest,
     response: ChatClientResponse,
-  ): ToolRoundOutcome | Promise<ToolRoundOutcome> {
+  ): Promise<ToolRoundOutcome> {
     const init: ToolExecutionInit = { advisorContext: response.context }
     if (this.#signal) init.signal = this.#signal
     if (this.#turnStart) init.turnStart = this.#turnStart
@@ -139,28 +132,17 @@ export class ToolLoop {
       init.onToolExecution = this.#onToolExecution
       init.advisors = this.#listeners
     }
-    let executed: ReturnType<typeof executeToolCallsNow>
+    let executed: ToolExecutionResult
     try {
-      executed = executeToolCallsNow(
-        manager,
-        { messages: this.#history, options: request.prompt.options },
-        response.chatResponse!,
-        init,
-        this.#ledger,
-      )
+      const prompt = { messages: this.#history, options: request.prompt.options }
+      executed = await manager.executeToolCalls(prompt, response.chatResponse!, init)
     } catch (error) {
-      return this.#limited(error)
+      if (error instanceof ToolCallLimitExceededError) {
+        return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
+      }
+      throw error
     }
-    return executed instanceof Promise ? executed.then(this.#executed, this.#limited) : this.#executed(executed)
-  }
-
-  // Tools run within one round: the loop's round is theirs until they are all done.
-  readonly #onToolExecution = (event: ToolExecutionEvent): void => {
-    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
-  }
-
-  readonly #executed = (executed: ToolRound | ToolExecutionResult): ToolRoundOutcome => {
-    const appended = executed.appended ?? executed.conversationHistory!.slice(this.#history.length)
+    const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
     this.#history.push(...appended)
     this.#rounds?.push(...appended)
     const result: ToolExecutionResult = {
@@ -171,11 +153,9 @@ export class ToolLoop {
     return { type: 'executed', result }
   }
 
-  readonly #limited = (error: unknown): ToolRoundOutcome => {
-    if (error instanceof ToolCallLimitExceededError) {
-      return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
-    }
-    throw error
+  // Tools run within one round: the loop's round is theirs until they are all done.
+  readonly #onToolExecution = (event: ToolExecutionEvent): void => {
+    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
@@ -247,7 +227,6 @@ function notIn(history: readonly Message[], sent: readonly Message[]): Message[]
   })
 }
 
-// Written field by field rather than spread: a spread of the manager's varied event shapes is slow.
 function toolStartEvent(event: ToolExecutionEvent & { type: 'start' }, round: number): ChainEvent {
   const started: ChainEvent & { type: 'tool-execution-start' } = {
     type: 'tool-execution-start',
