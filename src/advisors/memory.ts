@@ -9,7 +9,6 @@ import {
   ROUND_KEY,
   RUN_ID_KEY,
   emitChainEvent,
-  newId,
   type ChainEvent,
   type ChainEventListener,
   type AssistantMessage,
@@ -71,11 +70,10 @@ export class MessageChatMemoryAdvisor
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     if (isFork(request)) return chain.nextCall(request)
     const id = this.#idOf(request.context)
-    const withRun = withRunId(request)
-    const endTurn = await this.#startTurn(withRun, id)
+    const endTurn = await this.#startTurn(request, id)
     let pending: Message[] = []
     try {
-      const { advised, toStore } = await this.#before(withRun, id, chain.callAdvisors)
+      const { advised, toStore } = await this.#before(request, id, chain.callAdvisors)
       pending = toStore
       const rounds: Message[] = []
       const response = await chain.nextCall(collectingRounds(advised, rounds))
@@ -94,13 +92,12 @@ export class MessageChatMemoryAdvisor
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     if (isFork(request)) return chain.nextStream(request)
     const id = this.#idOf(request.context)
-    const withRun = withRunId(request)
     const rounds: Message[] = []
     return streamStage(
       new StoringStream(
-        () => this.#startTurn(withRun, id),
+        () => this.#startTurn(request, id),
         async () => {
-          const { advised, toStore } = await this.#before(withRun, id, chain.streamAdvisors)
+          const { advised, toStore } = await this.#before(request, id, chain.streamAdvisors)
           return { source: chain.nextStream(collectingRounds(advised, rounds)), toStore }
         },
         (response, context, toStore) => this.#after(response, context, id, chain.streamAdvisors, toStore, rounds),
@@ -331,13 +328,6 @@ function turnsOf(memory: ChatMemory): ConversationQueue {
   let queue = turns.get(memory)
   if (!queue) turns.set(memory, (queue = new ConversationQueue()))
   return queue
-}
-
-/** A run id from the start, so what memory reports before the tool loop starts belongs to the run. */
-function withRunId(request: ChatClientRequest): ChatClientRequest {
-  return RUN_ID_KEY in request.context
-    ? request
-    : { ...request, context: { ...request.context, [RUN_ID_KEY]: newId() } }
 }
 
 /** Whether `run` appears, in order and without gaps, somewhere in `messages` (compared by content). */

@@ -2,12 +2,10 @@ import {
   BaseAdvisor,
   HIGHEST_PRECEDENCE,
   RETRIEVAL_EXCERPT_LENGTH,
-  RUN_ID_KEY,
   advisorOrder,
   attachmentsOf,
   emitChainEvent,
   finiteNumber,
-  newId,
   now,
   streamStage,
   textPart,
@@ -104,8 +102,6 @@ the user that you can't answer the question.
     })
     const context = {
       ...request.context,
-      // The run's id from here on, so the observer files the retrieval under this run.
-      ...(RUN_ID_KEY in request.context ? {} : { [RUN_ID_KEY]: newId() }),
       [QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]: documents,
     }
     emitChainEvent(

@@ -5,11 +5,9 @@ import {
   PENDING_TOOL_CALLS_KEY,
   ROUND_KEY,
   TURN_ROUNDS_KEY,
-  RUN_ID_KEY,
   emitChainEvent,
   forkOriginOf,
   isChainEventListener,
-  newId,
   type ChainEvent,
   assistantMessage,
   type Message,
@@ -70,8 +68,7 @@ export class ToolLoop {
     const rounds = request.context[TURN_ROUNDS_KEY]
     this.#rounds = Array.isArray(rounds) ? (rounds as Message[]) : undefined
     this.#options = request.prompt.options
-    // The run id ties every event of this call together; an observer outside the loop may have set it.
-    this.#context = RUN_ID_KEY in request.context ? request.context : { ...request.context, [RUN_ID_KEY]: newId() }
+    this.#context = request.context
     // A conversation that ended with tool calls nobody answered (a reload mid-turn) resumes there:
     // the first round replays that message instead of asking the model, so it is not stored twice.
     const last = this.#history.at(-1)
