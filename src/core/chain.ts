@@ -11,6 +11,7 @@ import {
   type StreamAdvisorChain,
 } from './advisor'
 import { callRun, runPlan, streamRun, type RunPlan } from './run'
+import { streamStage } from './stream-stage'
 import { isTerminalAdvisor } from './terminal'
 
 /**
@@ -143,8 +144,11 @@ function byOrder(a: Advisor, b: Advisor): number {
   return a.order < b.order ? -1 : a.order > b.order ? 1 : 0
 }
 
+/** A stream whose first read fails with `error`. */
 function failingStream(error: Error): AsyncIterable<ChatClientResponse> {
-  return {
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
-  }
+  return streamStage({
+    open: () => {
+      throw error
+    },
+  })
 }
