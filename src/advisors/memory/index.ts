@@ -1,0 +1,6 @@
+export {
+  MessageChatMemoryAdvisor,
+  MessageChatMemoryAdvisorBuilder,
+  type MessageChatMemoryAdvisorOptions,
+} from './memory-advisor'
+export { ROUNDS_METADATA } from './turn-rounds'
