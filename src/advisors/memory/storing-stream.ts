@@ -9,7 +9,6 @@ import {
 
 /** Passes a stream through and stores its answer once it ends: the aggregate of its last round. */
 export class StoringStream implements StreamLayer<ChatClientResponse> {
-  readonly passesOn = 'unchanged'
   #aggregator = new ChatResponseAggregator()
   #round: unknown
   #context: Record<string, unknown> = {}

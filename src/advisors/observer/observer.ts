@@ -6,8 +6,10 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
+  ROUND_ANSWER_KEY,
   ROUND_KEY,
   RUN_ID_KEY,
+  contextValue,
   type ChainEvent,
   type ChainEventListener,
   type ErrorInfo,
@@ -158,7 +160,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         }
       },
     }
-    return observedStream(() => chain.nextStream(forwarded), watch)
+    return observedStream(() => chain.nextStream(forwarded), watch, contextValue(request.context, ROUND_ANSWER_KEY))
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {

@@ -1,5 +1,7 @@
 import {
   addUsage,
+  ChatResponseAggregator,
+  ROUND_ANSWER_KEY,
   assistantMessage,
   errorInfo,
   hasToolCalls,
@@ -44,7 +46,8 @@ export function toolLoopStream(steps: ToolLoopSteps): AsyncIterable<ChatClientRe
 }
 
 class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
-  readonly aggregates = true
+  /** The round's answer so far, its tool calls included. */
+  #round = new ChatResponseAggregator()
   #loop: ToolLoop | undefined
   /** The round's request, and the context of its latest chunk. */
   #request: ChatClientRequest | undefined
@@ -62,6 +65,7 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     this.#context = chunk.context
     const chatResponse = chunk.chatResponse
     if (!chatResponse) return chunk
+    this.#round.add(chatResponse)
     const visible = withoutToolCalls(chatResponse)
     if (!visible) return undefined
     const usage = visible.metadata.usage
@@ -71,11 +75,10 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     return withUsage({ context: chunk.context, chatResponse: visible }, total)
   }
 
-  async end(
-    aggregate: ChatResponse | null,
-  ): Promise<{ source: AsyncIterable<ChatClientResponse> } | { last: ChatClientResponse[] }> {
+  async end(): Promise<{ source: AsyncIterable<ChatClientResponse> } | { last: ChatClientResponse[] }> {
     const loop = this.#loop!
     const request = this.#request!
+    const aggregate = this.#round.chunkCount > 0 ? this.#round.result() : null
     const response = await this.steps.afterRound({ chatResponse: aggregate, context: this.#context })
     loop.received(response)
     const ended = await this.steps.endOfRound(loop, request, response)
@@ -102,8 +105,9 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     this.#loop!.sending(request)
     this.#request = request
     this.#context = request.context
+    this.#round = new ChatResponseAggregator()
     this.#usageShown = false
-    return this.steps.openRound(request)
+    return this.steps.openRound({ ...request, context: { ...request.context, [ROUND_ANSWER_KEY]: this.#round } })
   }
 }
 
