@@ -55,7 +55,7 @@ export function defineTool<const S extends SchemaLike, const Name extends string
     throw new TypeError(`timeoutMs of tool '${spec.name}' must be a positive number of milliseconds`)
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
-  const check = async (input: string) => schema.validate(parseArguments(spec.name, input))
+  const check = (input: string) => schema.validate(parseArguments(spec.name, input))
   const tool: ToolCallback = {
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
     metadata: { returnDirect: spec.returnDirect ?? false },

@@ -106,11 +106,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     return [...toolMap(options.tools ?? []).values()].map((tool) => tool.definition)
   }
 
-  async executeToolCalls(
-    prompt: Prompt,
-    response: ChatResponse,
-    init: ToolExecutionInit = {},
-  ): Promise<ToolExecutionResult> {
-    return withHistory(prompt.messages, await executeToolRound(this.#settings, prompt, response, init))
+  executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
+    return executeToolRound(this.#settings, prompt, response, init).then((round) => withHistory(prompt.messages, round))
   }
 }

@@ -110,16 +110,17 @@ function planCall(
 }
 
 /** Runs one planned call, or answers it as planned (a refusal, an advisor's answer). */
-async function execute(
+function execute(
   plan: Plan,
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
 ): Promise<ToolResponse> {
-  if (plan.refusal !== undefined) return ended(plan, init, `Error: ${plan.refusal}`, true)
+  if (plan.refusal !== undefined) return Promise.resolve(ended(plan, init, `Error: ${plan.refusal}`, true))
   // An advisor's `Error:` answer (arguments an approval found invalid) is a failed call, in the trace too.
-  if (plan.answer !== undefined) return ended(plan, init, plan.answer, plan.answer.startsWith('Error:'))
+  if (plan.answer !== undefined)
+    return Promise.resolve(ended(plan, init, plan.answer, plan.answer.startsWith('Error:')))
   const tool = plan.tool!
-  if (tool.prepare && !prepared.has(tool)) await prepare(plan, tool, init)
+  if (tool.prepare && !prepared.has(tool)) return prepare(plan, tool, init).then(() => run(plan, tool, values, init))
   return run(plan, tool, values, init)
 }
 

@@ -103,25 +103,29 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   }
 
   /** Runs the round's tools when the checker says so, or ends the loop with the final response. */
-  async #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd> {
+  #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd> {
     const rounds = loop.round
     if (!this.toolExecutionEligibilityChecker(response.chatResponse)) {
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'answer' })
-      return { done: true, replaced: false, response: loop.withTotalUsage(response) }
+      return Promise.resolve({ done: true, replaced: false, response: loop.withTotalUsage(response) })
     }
     // The calls of an answer cut short are unfinished, whatever their arguments look like: none runs (as Anthropic advises).
     const cut = response.chatResponse?.results.find((result) => result.output.toolCalls.length > 0)?.metadata
       .finishReason
     if (stoppedShort(cut))
-      throw new ToolCallError(
-        `The answer was cut short (finish reason '${cut}') in the middle of its tool calls, so none was run. ${/length|window/.test(cut!) ? 'Raise maxTokens so the calls fit.' : 'Try again.'}`,
+      return Promise.reject(
+        new ToolCallError(
+          `The answer was cut short (finish reason '${cut}') in the middle of its tool calls, so none was run. ${/length|window/.test(cut!) ? 'Raise maxTokens so the calls fit.' : 'Try again.'}`,
+        ),
       )
     if (rounds >= this.maxIterations) {
       const message = `Tool calling stopped after ${rounds} rounds (maxIterations ${this.maxIterations}) while the model was still asking for tools.`
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
-      return { done: true, replaced: true, response: loop.limitResponse(response, message) }
+      return Promise.resolve({ done: true, replaced: true, response: loop.limitResponse(response, message) })
     }
-    return afterTools(loop, response, await loop.executeTools(this.toolCallingManager, request, response))
+    return loop
+      .executeTools(this.toolCallingManager, request, response)
+      .then((outcome) => afterTools(loop, response, outcome))
   }
 
   /** Once, before the first round. */

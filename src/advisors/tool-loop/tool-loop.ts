@@ -89,7 +89,8 @@ export class ToolLoop {
   /** The request of the next round, before the round hooks. */
   nextRequest(): ChatClientRequest {
     this.round++
-    const context = { ...this.#context, [ROUND_KEY]: this.round }
+    const context = { ...this.#context }
+    context[ROUND_KEY] = this.round
     const request: ChatClientRequest = { prompt: { messages: this.#instructions, options: this.#options }, context }
     if (this.#signal) request.signal = this.#signal
     return request
@@ -117,7 +118,7 @@ export class ToolLoop {
   }
 
   /** The round's tool calls run; their messages join the history. */
-  async executeTools(
+  executeTools(
     manager: ToolCallingManager,
     request: ChatClientRequest,
     response: ChatClientResponse,
@@ -129,16 +130,11 @@ export class ToolLoop {
       init.onToolExecution = this.#onToolExecution
       init.advisors = this.#listeners
     }
-    let executed: ToolExecutionResult
-    try {
-      const prompt = { messages: this.#history, options: request.prompt.options }
-      executed = await manager.executeToolCalls(prompt, response.chatResponse!, init)
-    } catch (error) {
-      if (error instanceof ToolCallLimitExceededError) {
-        return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
-      }
-      throw error
-    }
+    const prompt = { messages: this.#history, options: request.prompt.options }
+    return manager.executeToolCalls(prompt, response.chatResponse!, init).then(this.#executed, limited)
+  }
+
+  readonly #executed = (executed: ToolExecutionResult): ToolRoundOutcome => {
     const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
     this.#history.push(...appended)
     this.#rounds?.push(...appended)
@@ -201,6 +197,14 @@ export class ToolLoop {
     if (this.usage) metadata.usage = this.usage
     return { context: response.context, chatResponse: { results, metadata } }
   }
+}
+
+/** A round stopped by a tool call limit; any other failure fails the round. */
+function limited(error: unknown): ToolRoundOutcome {
+  if (error instanceof ToolCallLimitExceededError) {
+    return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
+  }
+  throw error
 }
 
 /** Adds a round's new messages to the history; a rewritten system message replaces the old one rather than piling up. */
