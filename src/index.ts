@@ -132,6 +132,7 @@ export {
   type ChainEvent,
   type ChainEventListener,
   type Retrieval,
+  type RunAdvisor,
   type ToolExecutionEnd,
   type ToolExecutionStart,
   type ErrorInfo,

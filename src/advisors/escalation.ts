@@ -11,6 +11,8 @@ import {
   newId,
   scrubSecrets,
   streamStage,
+  startRoundOver,
+  ChatResponseAggregator,
   thrownMessage,
   type Advisor,
   type CallAdvisor,
@@ -189,16 +191,18 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
       timer?.clear()
       this.#tries.delete(attempt)
     }
+    // The local answer, folded here to judge it when it ends.
+    const answer = new ChatResponseAggregator()
     const escalate = (found: Verdict, local: ChatClientResponse | undefined) => {
       finish()
       verdict = found
       escalation = this.#report(found, local, chunks > 0, request, listeners)
+      // The fallback's answer replaces the local one whole: nothing of the two is glued.
+      startRoundOver(request.context)
       const inner = chain.copy(this)
       return { source: this.#fallbackChain(inner, inner.streamAdvisors, listeners).nextStream(request) }
     }
     return streamStage({
-      passesOn: 'unchanged',
-      aggregates: true,
       open: () => {
         attempt = this.#begin()
         timer = this.#firstTokenTimer(request.signal)
@@ -208,6 +212,7 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
       chunk: (chunk: ChatClientResponse) => {
         if (!escalation) {
           if (chunks++ === 0) timer?.clear()
+          if (chunk.chatResponse) answer.add(chunk.chatResponse)
           return chunk
         }
         if (marked || !chunk.chatResponse) return chunk
@@ -215,9 +220,9 @@ export class EscalationAdvisor implements CallAdvisor, StreamAdvisor, ChainEvent
         marked = true
         return withEscalation(chunk, escalation)
       },
-      end: async (aggregate) => {
+      end: async () => {
         if (escalation) return
-        const local = { chatResponse: aggregate, context: request.context }
+        const local = { chatResponse: answer.chunkCount > 0 ? answer.result() : null, context: request.context }
         const found = await this.#judge(request, local, attempt, listeners)
         if (!found) return finish()
         return escalate(found, local)
@@ -440,6 +445,9 @@ function eventRelay(listeners: readonly Advisor[]): CallAdvisor & StreamAdvisor 
     order: HIGHEST_PRECEDENCE,
     adviseCall: (request, chain) => chain.nextCall(request),
     adviseStream: (request, chain) => chain.nextStream(request),
-    onChainEvent: (event, context, source) => emitChainEvent(listeners, event, context, source),
+    // The fallback's round belongs to the caller's run: the fallback chain's own start and end are not passed on.
+    onChainEvent: (event, context, source) => {
+      if (event.type !== 'run-start' && event.type !== 'run-end') emitChainEvent(listeners, event, context, source)
+    },
   }
 }

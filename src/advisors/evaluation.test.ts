@@ -88,7 +88,7 @@ describe('EvaluationAdvisor', () => {
       [1, false],
       [2, true],
     ])
-    expect(new Set(evaluations.map((e) => e.runId)).size).toBe(2)
+    expect(new Set(evaluations.map((e) => e.runId)).size, 'one call, one run').toBe(1)
   })
 
   it('keeps the answer unevaluated when the judge fails', async () => {

@@ -13,6 +13,7 @@ import {
   type Message,
   type ChatModel,
   streamStage,
+  ChatResponseAggregator,
   finiteNumber,
   wholeNumber,
 } from '../core'
@@ -109,18 +110,21 @@ export class EvaluationAdvisor implements CallAdvisor, StreamAdvisor {
     let next = request
     let attempt = 1
     let chunks: ChatClientResponse[] = []
+    let answer = new ChatResponseAggregator()
     const open = () => {
       chunks = []
+      answer = new ChatResponseAggregator()
       return chain.copy(this).nextStream(next)
     }
     return streamStage({
-      aggregates: true,
       open,
       chunk(chunk: ChatClientResponse) {
         chunks.push(chunk)
+        if (chunk.chatResponse) answer.add(chunk.chatResponse)
         return undefined
       },
-      end: async (aggregate) => {
+      end: async () => {
+        const aggregate = answer.chunkCount > 0 ? answer.result() : null
         const response: ChatClientResponse = {
           chatResponse: aggregate ?? { results: [], metadata: {} },
           context: chunks.at(-1)?.context ?? next.context,

@@ -1,21 +1,14 @@
 import type { Advisor } from '../core'
 
-const TOOL_ADVISOR = Symbol.for('advisor-chain.tool-advisor')
-const MEMORY_ADVISOR = Symbol.for('advisor-chain.memory-advisor')
+export { isToolAdvisor, TOOL_ADVISOR, type ToolAdvisor } from '../core'
+
 const FALLBACK_MODEL = Symbol.for('advisor-chain.fallback-model')
 
-/** Marks the advisor that runs the tool loop; a chain may hold at most one. */
-export interface ToolAdvisor extends Advisor {
-  readonly [TOOL_ADVISOR]: true
-}
+const MEMORY_ADVISOR = Symbol.for('advisor-chain.memory-advisor')
 
 /** Marks an advisor that keeps chat memory; inside the tool loop it takes over the loop's history. */
 export interface MemoryAdvisor extends Advisor {
   readonly [MEMORY_ADVISOR]: true
-}
-
-export function isToolAdvisor(advisor: unknown): advisor is ToolAdvisor {
-  return (advisor as Partial<ToolAdvisor> | null)?.[TOOL_ADVISOR] === true
 }
 
 export function isMemoryAdvisor(advisor: unknown): advisor is MemoryAdvisor {
@@ -36,4 +29,4 @@ export function fallbackModelOf(advisors: readonly unknown[]): string | undefine
   return undefined
 }
 
-export { FALLBACK_MODEL, MEMORY_ADVISOR, TOOL_ADVISOR }
+export { FALLBACK_MODEL, MEMORY_ADVISOR }

@@ -82,7 +82,6 @@ export class RetryAdvisor implements CallAdvisor, StreamAdvisor {
     let started = false
     const open = () => chain.copy(this).nextStream(request)
     return streamStage({
-      passesOn: 'unchanged',
       open,
       chunk(chunk: ChatClientResponse) {
         started = true

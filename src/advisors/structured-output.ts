@@ -11,6 +11,8 @@ import {
   type Advisor,
   emitChainEvent,
   streamStage,
+  startRoundOver,
+  ChatResponseAggregator,
   appendToLastUserMessage,
   addUsage,
   hasToolCalls,
@@ -84,15 +86,24 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let attempt = 1
     let started = performance.now()
-    const open = (next: ChatClientRequest) => chain.copy(this).nextStream(next)
+    let answer = new ChatResponseAggregator()
+    const open = (next: ChatClientRequest) => {
+      answer = new ChatResponseAggregator()
+      return chain.copy(this).nextStream(next)
+    }
     return streamStage({
-      passesOn: 'unchanged',
-      aggregates: true,
       open: () => open(request),
-      end: async (aggregate) => {
+      chunk: (chunk: ChatClientResponse) => {
+        if (chunk.chatResponse) answer.add(chunk.chatResponse)
+        return chunk
+      },
+      end: async () => {
+        const aggregate = answer.chunkCount > 0 ? answer.result() : null
         const next = await this.#judge(request, aggregate, attempt++, started, chain.streamAdvisors)
         started = performance.now()
-        return next && { source: open(next) }
+        if (!next) return undefined
+        startRoundOver(request.context)
+        return { source: open(next) }
       },
     })
   }

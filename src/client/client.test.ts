@@ -5,6 +5,7 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   assistantMessage,
+  RUN_ID_KEY,
   userMessage,
 } from '../core'
 import { ChatClient } from './client'
@@ -51,7 +52,7 @@ describe('ChatClient', () => {
     expect(model.prompts[0]!.messages[0]).toEqual({ role: 'system', text: 'special' })
   })
 
-  it('starts the advisor context as a copy of the advisor params', async () => {
+  it('starts the advisor context as a copy of the advisor params, with the run id the chain minted', async () => {
     const seen: Record<string, unknown>[] = []
     const params = { tenant: 'acme' }
     const client = ChatClient.builder(new ScriptedChatModel(['a']))
@@ -59,7 +60,8 @@ describe('ChatClient', () => {
       .defaultAdvisors(contextSpy(seen))
       .build()
     await client.prompt('q').advisorParams({ user: 'ann' }).call().content()
-    expect(seen).toEqual([{ tenant: 'acme', user: 'ann' }])
+    expect(seen).toEqual([{ tenant: 'acme', user: 'ann', [RUN_ID_KEY]: seen[0]![RUN_ID_KEY] }])
+    expect(typeof seen[0]![RUN_ID_KEY]).toBe('string')
     expect(params).toEqual({ tenant: 'acme' })
   })
 

@@ -42,6 +42,10 @@ export interface ToolExecutionEnd {
  * chain can see it: tool executions, the end of the tool loop, retries, validation attempts.
  */
 export type ChainEvent =
+  /** The chain starts a run (a call or a stream): every advisor with its place against the tool loop. */
+  | { type: 'run-start'; mode: 'call' | 'stream'; advisors: readonly RunAdvisor[] }
+  /** The run ended: the call settled, or the stream ended, failed or was left by its reader. */
+  | { type: 'run-end'; status: 'ok' | 'error' | 'aborted'; error?: ErrorInfo }
   | {
       type: 'tool-loop-start'
       mode: 'call' | 'stream'
@@ -98,6 +102,13 @@ export interface Escalation {
   detail?: string
   /** Chunks of the local answer had been streamed: the round starts over. */
   restarted?: boolean
+}
+
+/** An advisor of a run's chain, and where it sits: before the tool loop, the loop itself, or inside it (every round). */
+export interface RunAdvisor {
+  name: string
+  order: number
+  placement: 'outside-loop' | 'tool-loop' | 'inside-loop'
 }
 
 /** Documents looked up for a request (a QuestionAnswerAdvisor), with their similarity scores. */

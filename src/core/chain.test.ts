@@ -8,6 +8,8 @@ import {
   type StreamAdvisor,
 } from './advisor'
 import { AdvisorChain } from './chain'
+import type { ChainEventListener } from './chain-events'
+import { RUN_ID_KEY } from './context-keys'
 import { recordingAdvisor, request } from './testing/recording-advisor'
 
 const terminal = (log: string[]): CallAdvisor => ({
@@ -181,5 +183,63 @@ describe('AdvisorChain', () => {
     ])
     expect(chain.streamAdvisors).toEqual([])
     expect(names(chain)).toEqual(['only-call'])
+  })
+})
+
+describe('AdvisorChain owns the run', () => {
+  const listening = (heard: Array<[string, unknown, string]>, order = 10): CallAdvisor & ChainEventListener => ({
+    name: 'listener',
+    order,
+    adviseCall: (req, chain) => chain.nextCall(req),
+    onChainEvent: (event, context, source) => heard.push([event.type, context[RUN_ID_KEY], source]),
+  })
+
+  it('mints one run id, hands it down in the context, and tells listeners the run started and ended', async () => {
+    const heard: Array<[string, unknown, string]> = []
+    const seen: unknown[] = []
+    const looking: CallAdvisor = {
+      name: 'looking',
+      order: 20,
+      adviseCall: (req, chain) => {
+        seen.push(req.context[RUN_ID_KEY])
+        return chain.nextCall(req)
+      },
+    }
+    await AdvisorChain.of([listening(heard), looking, terminal([])]).nextCall(request('q'))
+    const runId = seen[0]
+    expect(typeof runId).toBe('string')
+    expect(heard).toEqual([
+      ['run-start', runId, 'chain'],
+      ['run-end', runId, 'chain'],
+    ])
+  })
+
+  it('starts no run in a copy: a round re-run through copy(this) belongs to the run it is part of', async () => {
+    const heard: Array<[string, unknown, string]> = []
+    const looping: CallAdvisor = {
+      name: 'looping',
+      order: 5,
+      adviseCall: async (req, chain) => {
+        await chain.copy(looping).nextCall(req)
+        return chain.copy(looping).nextCall(req)
+      },
+    }
+    await AdvisorChain.of([looping, listening(heard), terminal([])]).nextCall(request('q'))
+    expect(heard.map(([type]) => type)).toEqual(['run-start', 'run-end'])
+  })
+
+  it('keeps a run id the caller gave (a fork names its run), and ends a failed run with its error', async () => {
+    const heard: Array<[string, unknown, string]> = []
+    const failing: CallAdvisor = {
+      name: 'failing',
+      order: 20,
+      adviseCall: () => Promise.reject(new Error('down')),
+    }
+    const named = { ...request('q'), context: { [RUN_ID_KEY]: 'run-7' } }
+    await expect(AdvisorChain.of([listening(heard), failing]).nextCall(named)).rejects.toThrow('down')
+    expect(heard).toEqual([
+      ['run-start', 'run-7', 'chain'],
+      ['run-end', 'run-7', 'chain'],
+    ])
   })
 })

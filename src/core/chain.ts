@@ -10,11 +10,14 @@ import {
   type StreamAdvisor,
   type StreamAdvisorChain,
 } from './advisor'
+import { callRun, runPlan, streamRun, type RunPlan } from './run'
+import { streamStage } from './stream-stage'
 import { isTerminalAdvisor } from './terminal'
 
 /**
  * The ordered advisors of one call. A chain is immutable: walking it hands each advisor a view
  * positioned after itself, so `copy(this)` can re-run the rest of the chain as often as needed.
+ * The chain owns the run: entering it at its start (not a view, not a copy) starts one.
  */
 export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   readonly #shared: SharedChain
@@ -30,11 +33,13 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   /** Sorts by `order` ascending; equal orders keep their insertion order; the model-calling terminals go last. */
   static of(advisors: readonly AnyAdvisor[]): AdvisorChain {
     for (const advisor of advisors) assertAdvisor(advisor)
-    return AdvisorChain.#fromSorted([...advisors].sort(byOrder))
+    const sorted = [...advisors].sort(byOrder)
+    return AdvisorChain.#fromSorted(sorted, runPlan(sorted))
   }
 
-  static #fromSorted(sorted: readonly Advisor[]): AdvisorChain {
+  static #fromSorted(sorted: readonly Advisor[], run?: RunPlan): AdvisorChain {
     const shared: SharedChain = {
+      run,
       advisors: sorted,
       calls: sorted.filter(isCallAdvisor),
       streams: sorted.filter(isStreamAdvisor),
@@ -55,17 +60,24 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   nextCall(request: ChatClientRequest): Promise<ChatClientResponse> {
     const advisor = this.#shared.calls[this.#callPosition]
     if (!advisor) return Promise.reject(new Error('No CallAdvisors available to execute'))
-    try {
-      return advisor.adviseCall(request, this.#view(this.#callPosition + 1, this.#streamPosition))
-    } catch (error) {
-      return Promise.reject(error)
-    }
+    const view = this.#view(this.#callPosition + 1, this.#streamPosition)
+    const run = this.#startsRun()
+    if (run) return callRun(run, request, (started) => advise(advisor, started, view))
+    return advise(advisor, request, view)
   }
 
   nextStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
     const advisor = this.#shared.streams[this.#streamPosition]
     if (!advisor) return failingStream(new Error('No StreamAdvisors available to execute'))
-    return advisor.adviseStream(request, this.#view(this.#callPosition, this.#streamPosition + 1))
+    const view = this.#view(this.#callPosition, this.#streamPosition + 1)
+    const run = this.#startsRun()
+    if (run) return streamRun(run, request, (started) => advisor.adviseStream(started, view))
+    return advisor.adviseStream(request, view)
+  }
+
+  /** The run plan when this is the chain's start, where a run begins; undefined in a view or a copy. */
+  #startsRun(): RunPlan | undefined {
+    return this.#callPosition === 0 && this.#streamPosition === 0 ? this.#shared.run : undefined
   }
 
   copy(after: Advisor): AdvisorChain {
@@ -92,7 +104,18 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   }
 }
 
+/** `advisor.adviseCall`, its throw a rejection. */
+function advise(advisor: CallAdvisor, request: ChatClientRequest, chain: AdvisorChain): Promise<ChatClientResponse> {
+  try {
+    return advisor.adviseCall(request, chain)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
 interface SharedChain {
+  /** Set on a chain made with `of`: a copy re-runs part of a run, it never starts one. */
+  readonly run: RunPlan | undefined
   readonly advisors: readonly Advisor[]
   readonly calls: readonly CallAdvisor[]
   readonly streams: readonly StreamAdvisor[]
@@ -121,8 +144,11 @@ function byOrder(a: Advisor, b: Advisor): number {
   return a.order < b.order ? -1 : a.order > b.order ? 1 : 0
 }
 
+/** A stream whose first read fails with `error`. */
 function failingStream(error: Error): AsyncIterable<ChatClientResponse> {
-  return {
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
-  }
+  return streamStage({
+    open: () => {
+      throw error
+    },
+  })
 }

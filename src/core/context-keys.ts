@@ -3,6 +3,7 @@
 
 import type { JsonSchema } from './json-schema'
 import type { AssistantMessage, Message } from './messages'
+import type { ChatResponseAggregator } from './stream'
 
 declare const valueType: unique symbol
 
@@ -16,11 +17,17 @@ export function contextValue<T>(context: Readonly<Record<string, unknown>>, key:
 
 const key = <T>(name: string) => name as ContextKey<T>
 
-/** The id that ties every event of one call (run) together; set by the tool loop or an observer. */
+/** The id that ties every event of one call (run) together; minted by the chain that starts the run. */
 export const RUN_ID_KEY = key<string>('advisor-chain.run-id')
 
 /** The round of the tool loop the request belongs to, from 1. */
 export const ROUND_KEY = key<number>('advisor-chain.round')
+
+/**
+ * The streamed round's answer so far, as the tool loop folds it: an advisor inside the loop that
+ * wants the round's aggregate reads it here instead of folding every chunk again.
+ */
+export const ROUND_ANSWER_KEY = key<ChatResponseAggregator>('advisor-chain.round-answer')
 
 /** The JSON Schema an `entity()` call wants its answer in. */
 export const OUTPUT_SCHEMA_KEY = key<JsonSchema>('advisor-chain.output-schema')
@@ -77,3 +84,11 @@ export interface AgentCall {
 
 /** Set on a sub-agent's request by agentTool; read by agentTool (depth, cycles) and an observer (run links). */
 export const AGENT_CALL_KEY = key<AgentCall>('advisor-chain.agent-call')
+
+/**
+ * The streamed round starts over (a validation retry, an escalation to another model): what the
+ * tool loop folded of it so far is dropped, so its answer is the new attempt's alone.
+ */
+export function startRoundOver(context: Readonly<Record<string, unknown>>): void {
+  contextValue(context, ROUND_ANSWER_KEY)?.clear()
+}

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatClientResponse } from './advisor'
 import { guardedStream } from './guarded-stream'
-import { assistantMessage } from './messages'
-import type { ChatResponse } from './model'
 import { streamOf, streamStage, type StreamLayer } from './stream-stage'
 
 async function* numbers(...values: number[]) {
@@ -57,12 +54,6 @@ async function turnsUntil(promise: Promise<unknown>): Promise<number> {
     turns++
   }
   return turns
-}
-
-function chunk(text: string, usage?: number): ChatClientResponse {
-  const metadata =
-    usage === undefined ? {} : { usage: { promptTokens: 1, completionTokens: usage, totalTokens: usage + 1 } }
-  return { chatResponse: { results: [{ output: assistantMessage(text), metadata: {} }], metadata }, context: {} }
 }
 
 describe('streamStage', () => {
@@ -189,40 +180,6 @@ describe('streamStage', () => {
     open()
     expect(await pending).toEqual({ done: true, value: undefined })
     expect(calls.returned).toBe(1)
-  })
-
-  it('gives end the aggregate of the chunks of each source', async () => {
-    const aggregates: Array<ChatResponse | null> = []
-    let rounds = 0
-    const stage = streamStage<ChatClientResponse>({
-      aggregates: true,
-      open: () => streamOf(chunk('a'), chunk('b', 3)),
-      end: (aggregate) => {
-        aggregates.push(aggregate)
-        return ++rounds < 2 ? { source: streamOf(chunk('c')) } : undefined
-      },
-    })
-    expect(await readAll(stage)).toHaveLength(3)
-    expect(aggregates.map((aggregate) => aggregate?.results[0]?.output.text)).toEqual(['ab', 'c'])
-    expect(aggregates[0]?.metadata.usage?.completionTokens).toBe(3)
-  })
-
-  it('gives a reader the aggregate of a stage below that passes its chunks on unchanged', async () => {
-    const seen: Array<ChatResponse | null> = []
-    const watched = streamStage<ChatClientResponse>({
-      passesOn: 'unchanged',
-      aggregates: true,
-      open: () => streamOf(chunk('x'), chunk('y')),
-      end: (aggregate) => void seen.push(aggregate),
-    })
-    const reader = streamStage<ChatClientResponse>({
-      aggregates: true,
-      open: () => watched,
-      end: (aggregate) => void seen.push(aggregate),
-    })
-    await readAll(reader)
-    expect(seen.map((aggregate) => aggregate?.results[0]?.output.text)).toEqual(['xy', 'xy'])
-    expect(seen[0]).not.toBe(seen[1])
   })
 })
 

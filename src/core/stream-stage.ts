@@ -1,7 +1,4 @@
 import { abortError } from './abort'
-import type { ChatClientResponse } from './advisor'
-import type { ChatResponse } from './model'
-import { ChatResponseAggregator } from './stream'
 
 /** What follows a source that ended: the end of the stream, another source to read on, or last chunks. */
 export type StageNext<In, Out> = void | { readonly source: AsyncIterable<In> } | { readonly last: readonly Out[] }
@@ -16,15 +13,11 @@ export interface StreamLayer<In, Out = In> {
   /** What the reader gets for a chunk: a chunk, undefined to skip it, or a promise of either. Default: the chunk. */
   chunk?(chunk: In): Out | undefined | Promise<Out | undefined>
   /** The source ended. Default: the stream ends. */
-  end?(aggregate: ChatResponse | null): StageNext<In, Out> | Promise<StageNext<In, Out>>
+  end?(): StageNext<In, Out> | Promise<StageNext<In, Out>>
   /** The source or a step failed: recover with a next, or throw. Default: rethrow. */
-  fail?(error: unknown, aggregate: ChatResponse | null): StageNext<In, Out> | Promise<StageNext<In, Out>>
+  fail?(error: unknown): StageNext<In, Out> | Promise<StageNext<In, Out>>
   /** The reader stopped before the end (`return()`); the source is stopped right after. */
-  stop?(aggregate: ChatResponse | null): void
-  /** `chunk` gives every chunk back as it came: a reader that aggregates may take this layer's aggregate. */
-  readonly passesOn?: 'unchanged'
-  /** The chunks are ChatClientResponses whose aggregate `end`, `fail` and `stop` receive (per source). */
-  readonly aggregates?: boolean
+  stop?(): void
   /** A pending read rejects with an AbortError the moment this signal aborts (the caller's guard). */
   readonly signal?: AbortSignal
 }
@@ -57,21 +50,12 @@ const rethrow = (error: unknown): never => {
   throw error
 }
 
-// How a stage gets the aggregate of its source's chunks: not at all, or (decided by the first chunk
-// of each source) borrowed from the source or kept by the stage itself.
-const NONE = 0
-const UNDECIDED = 1
-const BORROWED = 2
-const OWN = 3
-
 class Stage<In, Out> implements AsyncIterableIterator<Out> {
   readonly #layer: StreamLayer<In, Out>
   #source: AsyncIterator<In> | undefined
   #finished = false
   /** Chunks to give before the end (`{ last }`). */
   #last: Out[] | undefined
-  #collect: number
-  #aggregator: ChatResponseAggregator | undefined
   // The reader's step and error handler, and each composed with this stage's own: made again only
   // when the reader changes (a reader passes the same pair on every read).
   #readerStep: ReaderStep<Out> | undefined
@@ -92,7 +76,6 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
 
   constructor(layer: StreamLayer<In, Out>) {
     this.#layer = layer
-    this.#collect = layer.aggregates ? UNDECIDED : NONE
     const signal = layer.signal
     if (signal) {
       callers.set(signal, this.#caller())
@@ -173,7 +156,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     this.#finish()
     let failure: { error: unknown } | undefined
     try {
-      this.#layer.stop?.(this.#aggregate())
+      this.#layer.stop?.()
     } catch (error) {
       failure = { error }
     }
@@ -258,7 +241,6 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     if (this.#finished) return DONE
     if (result.done) return this.#ended()
     const chunk = result.value
-    if (this.#collect !== NONE) this.#collectChunk(chunk as ChatClientResponse)
     const layer = this.#layer
     if (!layer.chunk) return result as unknown as IteratorResult<Out>
     const out = layer.chunk(chunk)
@@ -268,37 +250,13 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     return { done: false, value: out }
   }
 
-  #collectChunk(chunk: ChatClientResponse): void {
-    if (this.#collect === UNDECIDED) {
-      const shared = Stage.#aggregateOf(this.#source!)
-      this.#collect = shared ? BORROWED : OWN
-      this.#aggregator = shared ?? new ChatResponseAggregator()
-    }
-    if (this.#collect === OWN && chunk.chatResponse) this.#aggregator!.add(chunk.chatResponse)
-  }
-
-  /** The aggregate a stage keeps of the chunks it passes on unchanged, if any: its reader need not fold them again. */
-  static #aggregateOf(source: AsyncIterator<unknown>): ChatResponseAggregator | undefined {
-    if (!(source instanceof Stage) || source.#layer.passesOn !== 'unchanged') return undefined
-    // A borrower's aggregate is its own source's as it is now (that source may have started over).
-    if (source.#collect === BORROWED) return Stage.#aggregateOf(source.#source!)
-    return source.#collect === OWN ? source.#aggregator : undefined
-  }
-
-  #aggregate(): ChatResponse | null {
-    // Borrowed: the source's aggregate as it is now; a source that moved on to a new source (a
-    // validation retry, an escalation) started its aggregate over, and so does its reader.
-    const aggregator = this.#collect === BORROWED ? Stage.#aggregateOf(this.#source!) : this.#aggregator
-    return aggregator && aggregator.chunkCount > 0 ? aggregator.result() : null
-  }
-
   #ended(): Own<Out> {
     const layer = this.#layer
     if (!layer.end) {
       this.#finish()
       return DONE
     }
-    const next = layer.end(this.#aggregate())
+    const next = layer.end()
     return next instanceof Promise ? next.then(this.#continue, this.#ownError) : this.#continue(next)
   }
 
@@ -311,7 +269,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
     let next: StageNext<In, Out> | Promise<StageNext<In, Out>>
     this.#failing = true
     try {
-      next = layer.fail(error, this.#aggregate())
+      next = layer.fail(error)
     } catch (thrown) {
       this.#finish()
       throw thrown
@@ -340,10 +298,6 @@ class Stage<In, Out> implements AsyncIterableIterator<Out> {
 
   #use(source: AsyncIterable<In>): void {
     this.#source = source[Symbol.asyncIterator]()
-    if (this.#collect !== NONE) {
-      this.#collect = UNDECIDED
-      this.#aggregator = undefined
-    }
   }
 
   /** The source opened after a while: undefined to read on, or the result it came to. */

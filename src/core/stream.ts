@@ -26,6 +26,13 @@ export class ChatResponseAggregator {
     return this.#chunks
   }
 
+  /** Forgets what was folded: the answer starts over. */
+  clear(): void {
+    this.#drafts = []
+    this.#metadata = {}
+    this.#chunks = 0
+  }
+
   add(chunk: ChatResponse): void {
     this.#chunks++
     const results = chunk.results

@@ -3,12 +3,10 @@ import {
   setOption,
   HIGHEST_PRECEDENCE,
   RETRIEVAL_EXCERPT_LENGTH,
-  RUN_ID_KEY,
   advisorOrder,
   attachmentsOf,
   emitChainEvent,
   finiteNumber,
-  newId,
   now,
   textPart,
   userMessageOf,
@@ -104,8 +102,6 @@ the user that you can't answer the question.
     })
     const context = {
       ...request.context,
-      // The run's id from here on, so the observer files the retrieval under this run.
-      ...(RUN_ID_KEY in request.context ? {} : { [RUN_ID_KEY]: newId() }),
       [QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]: documents,
     }
     emitChainEvent(

@@ -18,27 +18,6 @@ export interface ResolvedSchema<T = unknown> {
 
 const JSON_SCHEMA_TARGET = 'draft-2020-12'
 
-/** Each resolved JSON Schema's compiled validator, once it is compiled. */
-const compiledValidators = new WeakMap<ResolvedSchema, () => JsonValidator | undefined>()
-
-/**
- * For a JSON Schema: a check that validates at once when its validator is compiled already (from
- * the start for a schema the fast validator takes), and gives undefined before that. Undefined for
- * a Standard Schema, which only `validate` can run. A tool whose arguments validate at once
- * answers without a promise.
- */
-export function validatorNow<T>(
-  schema: ResolvedSchema<T>,
-): ((value: unknown) => Validation<T> | undefined) | undefined {
-  const compiledValidator = compiledValidators.get(schema)
-  if (!compiledValidator) return undefined
-  return (value) => {
-    const validator = compiledValidator()
-    if (!validator) return undefined
-    return validation<T>(value, validator(value))
-  }
-}
-
 /**
  * Resolves a schema: a Standard Schema validates with its own validator and gives its JSON Schema
  * (`input` side for tool arguments, `output` side for structured answers); a JSON Schema validates
@@ -65,10 +44,9 @@ const resolvedJsonSchemas = new WeakMap<object, ResolvedSchema>()
 /** A JSON Schema the fast validator does not take: ajv (or the interpreter) compiles it with the first check. */
 function validatedLater<T>(schema: JsonSchema): ResolvedSchema<T> {
   let compiled: Promise<JsonValidator> | undefined
-  let ready: JsonValidator | undefined
   // The validator (ajv, or the interpreter under a strict CSP) loads with the first check.
-  const validator = () => (compiled ??= jsonValidator(schema).then((compiledValidator) => (ready = compiledValidator)))
-  const resolved: ResolvedSchema<T> = {
+  const validator = () => (compiled ??= jsonValidator(schema))
+  return {
     jsonSchema: schema,
     async prepare() {
       await validator()
@@ -77,20 +55,16 @@ function validatedLater<T>(schema: JsonSchema): ResolvedSchema<T> {
       return validation<T>(value, (await validator())(value))
     },
   }
-  compiledValidators.set(resolved, () => ready)
-  return resolved
 }
 
 /** A JSON Schema whose validator is compiled already: nothing to load or prepare. */
 function validatedAtOnce<T>(schema: JsonSchema, validator: JsonValidator): ResolvedSchema<T> {
-  const resolved: ResolvedSchema<T> = {
+  return {
     jsonSchema: schema,
     async validate(value) {
       return validation<T>(value, validator(value))
     },
   }
-  compiledValidators.set(resolved, () => validator)
-  return resolved
 }
 
 function validation<T>(value: unknown, issues: SchemaIssue[]): Validation<T> {

@@ -1,5 +1,5 @@
 import type { ToolApprovalRule, ToolCallback, ToolContext, TypedTool } from '../core'
-import { type Infer, resolveSchema, type SchemaIssue, type SchemaLike, type Validation, validatorNow } from '../schema'
+import { type Infer, resolveSchema, type SchemaIssue, type SchemaLike, type Validation } from '../schema'
 import { ToolCallError } from './tool-errors'
 import { withTimeout } from './tool-timeout'
 import { encodeResult } from './tool-result'
@@ -18,18 +18,8 @@ export interface ToolSpec<S extends SchemaLike, Name extends string = string> {
   needsApproval?: boolean | ((args: Infer<S>, context: ToolContext) => boolean | Promise<boolean>)
 }
 
-// What `call` does, without its promise: a tool whose validator is ready and whose function returns
-// a value answers at once, so the tool calling manager need not wait a tick per call.
-const answersNow = new WeakMap<
-  ToolCallback,
-  (input: string, context: ToolContext, parsed?: unknown) => string | Promise<string>
->()
-
 /** Each tool's own check of its arguments (parsed, then validated), without running it. */
-const argumentChecks = new WeakMap<
-  ToolCallback,
-  (input: string) => Validation<unknown> | Promise<Validation<unknown>>
->()
+const argumentChecks = new WeakMap<ToolCallback, (input: string) => Promise<Validation<unknown>>>()
 
 /**
  * What is wrong with a call's arguments, as the `Error:` response the tool would give (not JSON, or
@@ -53,25 +43,6 @@ export async function argumentsProblem(
   }
 }
 
-/**
- * `tool.call(input, context)`, answered at once (or thrown) when the tool can; a promise otherwise.
- * `parsed`: `input` parsed already (a tool of defineTool does not parse it again).
- */
-export function callTool(
-  tool: ToolCallback,
-  input: string,
-  context: ToolContext,
-  parsed?: unknown,
-): string | Promise<string> {
-  const now = answersNow.get(tool)
-  return now ? now(input, context, parsed) : tool.call(input, context)
-}
-
-/** Whether a tool's result is to be waited for (a promise or another thenable). */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
-}
-
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
 /** Makes a browser function a tool: arguments are parsed and validated, the result encoded for the model. */
@@ -86,16 +57,7 @@ export function defineTool<const S extends SchemaLike, const Name extends string
     throw new TypeError(`timeoutMs of tool '${spec.name}' must be a positive number of milliseconds`)
   }
   const schema = resolveSchema<Infer<S>>(spec.inputSchema, 'input')
-  const validateNow = validatorNow(schema)
-  const check = (input: string, parsed?: unknown) => {
-    const args = parsed !== undefined ? parsed : parseArguments(spec.name, input)
-    return validateNow?.(args) ?? schema.validate(args)
-  }
-  const callNow = (input: string, context: ToolContext, parsed?: unknown): string | Promise<string> => {
-    const validation = check(input, parsed)
-    if (!(validation instanceof Promise)) return answer(spec, validation, context)
-    return validation.then((validated) => answer(spec, validated, context))
-  }
+  const check = (input: string) => schema.validate(parseArguments(spec.name, input))
   const tool: ToolCallback = {
     definition: { name: spec.name, description: spec.description, inputSchema: schema.jsonSchema },
     metadata: {
@@ -104,26 +66,13 @@ export function defineTool<const S extends SchemaLike, const Name extends string
     },
     ...(schema.prepare && { prepare: () => schema.prepare!() }),
     async call(input, context) {
-      return callNow(input, context)
+      const validation = await check(input)
+      if (!validation.ok) throw invalidArguments(spec.name, validation.issues)
+      return encodeResult(await run(spec, validation.value, context), spec.name)
     },
   }
-  answersNow.set(tool, callNow)
   argumentChecks.set(tool, check)
   return tool
-}
-
-/** The encoded result of a validated call; throws what `call` rejects with. */
-function answer<S extends SchemaLike>(
-  spec: ToolSpec<S, string>,
-  validation: Validation<Infer<S>>,
-  context: ToolContext,
-): string | Promise<string> {
-  if (!validation.ok) throw invalidArguments(spec.name, validation.issues)
-  const result = run(spec, validation.value, context)
-  // A synchronous tool is not awaited: no promise at all per call.
-  return isThenable(result)
-    ? Promise.resolve(result).then((value) => encodeResult(value, spec.name))
-    : encodeResult(result, spec.name)
 }
 
 function invalidArguments(name: string, issues: SchemaIssue[]): ToolCallError {

@@ -13,7 +13,6 @@ import {
 } from '../core'
 import { toolMap } from './tool-map'
 import { executeToolRound, withHistory } from './tool-round'
-import type { KeptLedger } from './turn'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -108,34 +107,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
-    return Promise.resolve()
-      .then(() => this.executeNow(prompt, response, init))
-      .then((done) => withHistory(prompt.messages, done))
+    return executeToolRound(this.#settings, prompt, response, init).then((round) => withHistory(prompt.messages, round))
   }
-
-  /** The round without a history copy; no promise when every call answered at once (synchronous tools, validators ready). */
-  executeNow(
-    prompt: Prompt,
-    response: ChatResponse,
-    init: ToolExecutionInit,
-    kept?: KeptLedger,
-  ): ToolRound | Promise<ToolRound> {
-    return executeToolRound(this.#settings, prompt, response, init, kept)
-  }
-}
-
-/**
- * `manager.executeToolCalls(…)` for the tool loop, which keeps the history and the turn's counts
- * itself: with the built-in manager no history copy, and no promise when every call answered at once.
- */
-export function executeToolCallsNow(
-  manager: ToolCallingManager,
-  prompt: Prompt,
-  response: ChatResponse,
-  init: ToolExecutionInit,
-  kept: KeptLedger,
-): ToolRound | ToolExecutionResult | Promise<ToolRound | ToolExecutionResult> {
-  return manager instanceof DefaultToolCallingManager
-    ? manager.executeNow(prompt, response, init, kept)
-    : manager.executeToolCalls(prompt, response, init)
 }

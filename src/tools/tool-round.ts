@@ -13,30 +13,28 @@ import {
   type ToolCallback,
   now,
 } from '../core'
-import { callTool, isThenable } from './define-tool'
 import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
 import { encodeResult } from './tool-result'
-import { type KeptLedger, TurnLedger } from './turn'
+import { TurnLedger } from './turn'
 
 /**
  * Runs the tool calls of one round: plans them (unknown tools, limits, repeats), runs the rest, and
- * says what the round adds to the history. No promise when every call answered at once.
+ * says what the round adds to the history.
  */
-export function executeToolRound(
+export async function executeToolRound(
   settings: ManagerSettings,
   prompt: Prompt,
   response: ChatResponse,
   init: ToolExecutionInit,
-  kept?: KeptLedger,
-): ToolRound | Promise<ToolRound> {
+): Promise<ToolRound> {
   const generation = response.results.find((result) => result.output.toolCalls.length > 0)
   if (!generation) throw new Error('No tool call requested by the chat model')
   throwIfAborted(init.signal)
 
   const tools = toolMap(prompt.options.tools ?? [])
-  const ledger = TurnLedger.of(prompt.messages, init.turnStart, kept)
+  const ledger = TurnLedger.of(prompt.messages, init.turnStart)
   const answers = presetAnswers(init.advisorContext)
   const { plans, breach } = plan(settings, ledger, generation.output.toolCalls, tools, answers)
   // A frozen copy per round (the context may have changed since): a tool's writes must not reach later rounds or other tools.
@@ -45,32 +43,17 @@ export function executeToolRound(
   // Every call is reported started before any of them runs.
   const report = init.onToolExecution
   if (report) for (const planned of plans) reportStart(planned, report)
-  const responses: Array<ToolResponse | Promise<ToolResponse>> = []
-  let waiting = false
-  for (const planned of plans) {
-    let answered: ToolResponse | Promise<ToolResponse>
-    try {
-      answered = execute(planned, values, init)
-    } catch (error) {
-      // As a rejected call among others: the other calls still run.
-      answered = Promise.reject(error)
-    }
-    waiting ||= answered instanceof Promise
-    responses.push(answered)
-  }
-  const finish = (answered: ToolResponse[]): ToolRound => {
-    throwIfAborted(init.signal)
-    // The calls before the breach ran; the error carries their responses.
-    if (breach !== undefined) throw new ToolCallLimitExceededError(breach, answered)
-    // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
-    const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
-    ledger.rememberFor(appended[1], prompt.messages.length + 2, kept)
-    let returnDirect = true
-    for (const planned of plans) returnDirect &&= planned.returnDirect
-    return { appended, returnDirect }
-  }
-  if (!waiting) return finish(responses as ToolResponse[])
-  return Promise.all(responses.map((answered) => Promise.resolve(answered))).then(finish)
+  // A call that fails is answered with `Error:`; the other calls still run.
+  const answered = await Promise.all(plans.map((planned) => execute(planned, values, init)))
+  throwIfAborted(init.signal)
+  // The calls before the breach ran; the error carries their responses.
+  if (breach !== undefined) throw new ToolCallLimitExceededError(breach, answered)
+  // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
+  const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
+  ledger.rememberFor(appended[1], prompt.messages.length + 2)
+  let returnDirect = true
+  for (const planned of plans) returnDirect &&= planned.returnDirect
+  return { appended, returnDirect }
 }
 
 /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
@@ -99,7 +82,6 @@ function planCall(
 ): Plan | { breach: string } {
   const { perTool, total, onExceed, maxIdenticalCalls } = settings
   const occurrence = ledger.countCall(call)
-  const args = ledger.parsedArguments
   const made = ledger.countResponse(call)
   const answer = presetAnswer(answers, call.id)
   const tool = tools.get(call.name)
@@ -124,32 +106,26 @@ function planCall(
       `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
     )
   }
-  const runs = planned(call, tool, undefined)
-  runs.args = args
-  return runs
+  return planned(call, tool, undefined)
 }
 
-/** Runs one planned call: its response at once when the tool answered at once, else a promise of it. */
+/** Runs one planned call, or answers it as planned (a refusal, an advisor's answer). */
 function execute(
   plan: Plan,
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
-): ToolResponse | Promise<ToolResponse> {
-  if (plan.refusal !== undefined) return ended(plan, init, `Error: ${plan.refusal}`, true)
+): Promise<ToolResponse> {
+  if (plan.refusal !== undefined) return Promise.resolve(ended(plan, init, `Error: ${plan.refusal}`, true))
   // An advisor's `Error:` answer (arguments an approval found invalid) is a failed call, in the trace too.
-  if (plan.answer !== undefined) return ended(plan, init, plan.answer, plan.answer.startsWith('Error:'))
+  if (plan.answer !== undefined)
+    return Promise.resolve(ended(plan, init, plan.answer, plan.answer.startsWith('Error:')))
   const tool = plan.tool!
-  if (tool.prepare && !prepared.has(tool)) return prepareAndRun(plan, tool, values, init)
+  if (tool.prepare && !prepared.has(tool)) return prepare(plan, tool, init).then(() => run(plan, tool, values, init))
   return run(plan, tool, values, init)
 }
 
-async function prepareAndRun(
-  plan: Plan,
-  tool: ToolCallback,
-  values: Readonly<Record<string, unknown>>,
-  init: ToolExecutionInit,
-): Promise<ToolResponse> {
-  // A failed setup fails the call itself, which then says why; a done one is not awaited again.
+/** Sets a tool up before its first call; a failed setup fails the call itself, which then says why. */
+async function prepare(plan: Plan, tool: ToolCallback, init: ToolExecutionInit): Promise<void> {
   await tool.prepare!().then(
     () => prepared.add(tool),
     () => undefined,
@@ -160,16 +136,15 @@ async function prepareAndRun(
     if (ready - plan.started >= SETUP_REPORTED_MS) plan.setupMs = ready - plan.started
     plan.started = ready
   }
-  return run(plan, tool, values, init)
 }
 
 /** Calls the tool; a throw or rejection becomes an `Error:` response, unless the turn was aborted. */
-function run(
+async function run(
   plan: Plan,
   tool: ToolCallback,
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
-): ToolResponse | Promise<ToolResponse> {
+): Promise<ToolResponse> {
   const context: ToolContext = {
     values,
     advisorContext: init.advisorContext ?? {},
@@ -180,17 +155,13 @@ function run(
   }
   if (init.signal) context.signal = init.signal
   if (init.advisors) context.advisors = init.advisors
-  let answered: unknown
+  let returned: unknown
   try {
-    answered = callTool(tool, plan.call.arguments, context, plan.args)
+    returned = await tool.call(plan.call.arguments, context)
   } catch (thrown) {
     return failed(plan, init, thrown)
   }
-  if (!isThenable(answered)) return answer(plan, init, answered)
-  return Promise.resolve(answered).then(
-    (returned) => answer(plan, init, returned),
-    (thrown: unknown) => failed(plan, init, thrown),
-  )
+  return answer(plan, init, returned)
 }
 
 /** A call's response for what its tool returned: a hand-written ToolCallback may return anything, the model only ever gets a string. */
@@ -219,7 +190,6 @@ function planned(call: ToolCall, tool: ToolCallback | undefined, refusal: string
     tool,
     refusal,
     answer,
-    args: undefined,
     started: 0,
     setupMs: undefined,
     detail: undefined,
@@ -244,7 +214,6 @@ function ended(plan: Plan, init: ToolExecutionInit, result: string, failed: bool
   const report = init.onToolExecution
   if (report) {
     const at = now()
-    // Built field by field: a spread of optional fields per call is slow.
     const event: ToolExecutionEvent & { type: 'end' } = {
       type: 'end',
       toolCall: call,
@@ -273,8 +242,6 @@ interface Plan {
   refusal: string | undefined
   /** Set when an advisor already answered the call (e.g. the user declined it). */
   answer: string | undefined
-  /** The arguments as parsed to count repeats: the tool need not parse them again (undefined: not JSON). */
-  args: unknown
   /** `performance.now()` when the call started (after its setup), when a listener is told. */
   started: number
   setupMs: number | undefined

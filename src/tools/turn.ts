@@ -21,21 +21,14 @@ export class TurnLedger {
   readonly #requested = new Map<number, RequestedCall | RequestedCall[]>()
   total = 0
 
-  /** `kept`: where the caller keeps the ledger between rounds (the tool loop), instead of a shared map. */
-  static of(messages: readonly Message[], turnStart?: Message, kept?: KeptLedger): TurnLedger {
+  static of(messages: readonly Message[], turnStart?: Message): TurnLedger {
     const last = messages.at(-1) as Message
-    if (kept) {
-      const ledger = kept.last === last && kept.length === messages.length ? kept.ledger : undefined
-      kept.last = kept.ledger = undefined
-      if (ledger) return ledger
-    } else {
-      const remembered = ledgers.get(last)
-      if (remembered && remembered.length === messages.length) {
-        // Used once: a second look at the same conversation recounts. Deleted, not marked, so the
-        // map holds one entry per live conversation instead of one per round until a collection.
-        ledgers.delete(last)
-        return remembered.ledger
-      }
+    const remembered = ledgers.get(last)
+    if (remembered && remembered.length === messages.length) {
+      // Used once: a second look at the same conversation recounts. Deleted, not marked, so the
+      // map holds one entry per live conversation instead of one per round until a collection.
+      ledgers.delete(last)
+      return remembered.ledger
     }
     const ledger = new TurnLedger()
     for (const message of currentTurn(messages, turnStart)) {
@@ -45,13 +38,9 @@ export class TurnLedger {
     return ledger
   }
 
-  /** The arguments of the call counted last, parsed; undefined when they are not JSON. */
-  parsedArguments: unknown
-
   /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
   countCall(call: ToolCall): number {
     const args = this.#parse(call.arguments)
-    this.parsedArguments = args
     const fingerprint =
       (textHash(call.name) ^ (args === undefined ? textHash(call.arguments) : jsonFingerprint(args))) & 0x3fffffff
     const requested = {
@@ -97,19 +86,9 @@ export class TurnLedger {
   }
 
   /** Hands the ledger on to the conversation of `length` messages that ends with `last`, for its next round. */
-  rememberFor(last: Message, length: number, kept?: KeptLedger): void {
-    if (!kept) return void ledgers.set(last, { length, ledger: this })
-    kept.last = last
-    kept.length = length
-    kept.ledger = this
+  rememberFor(last: Message, length: number): void {
+    ledgers.set(last, { length, ledger: this })
   }
-}
-
-/** A ledger kept for the conversation of `length` messages that ends with `last`; used once. */
-export interface KeptLedger {
-  last: Message | undefined
-  length: number
-  ledger: TurnLedger | undefined
 }
 
 // Keyed by the last message of a conversation; a ledger is used once, then recomputed if asked again.

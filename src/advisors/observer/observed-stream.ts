@@ -1,4 +1,5 @@
 import {
+  ChatResponseAggregator,
   isAbortError,
   now,
   streamStage,
@@ -23,13 +24,15 @@ export interface StreamObservation {
 export function observedStream(
   open: () => AsyncIterable<ChatClientResponse>,
   watch: StreamObservation,
+  roundAnswer?: ChatResponseAggregator,
 ): AsyncIterableIterator<ChatClientResponse> {
-  return streamStage(new ObservedStream(open, watch))
+  return streamStage(new ObservedStream(open, watch, roundAnswer))
 }
 
 class ObservedStream implements StreamLayer<ChatClientResponse> {
-  readonly passesOn = 'unchanged'
-  readonly aggregates = true
+  /** The answer so far: the tool loop's fold of the round (inside the loop), else this layer's own. */
+  readonly #answer: ChatResponseAggregator
+  readonly #folds: boolean
   #started = 0
   #firstToken: number | undefined
   #index = 0
@@ -37,7 +40,11 @@ class ObservedStream implements StreamLayer<ChatClientResponse> {
   constructor(
     private readonly source: () => AsyncIterable<ChatClientResponse>,
     private readonly watch: StreamObservation,
-  ) {}
+    roundAnswer: ChatResponseAggregator | undefined,
+  ) {
+    this.#answer = roundAnswer ?? new ChatResponseAggregator()
+    this.#folds = roundAnswer === undefined
+  }
 
   open(): AsyncIterable<ChatClientResponse> {
     this.#started = now()
@@ -48,26 +55,28 @@ class ObservedStream implements StreamLayer<ChatClientResponse> {
   chunk(chunk: ChatClientResponse): ChatClientResponse {
     const chatResponse = chunk.chatResponse
     if (chatResponse) {
+      if (this.#folds) this.#answer.add(chatResponse)
       if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = now()
       this.watch.chunk(this.#index++, chatResponse)
     }
     return chunk
   }
 
-  end(aggregate: ChatResponse | null): void {
-    this.#finish('ok', aggregate)
+  end(): void {
+    this.#finish('ok')
   }
 
-  fail(error: unknown, aggregate: ChatResponse | null): never {
-    this.#finish(isAbortError(error) ? 'aborted' : 'error', aggregate, error)
+  fail(error: unknown): never {
+    this.#finish(isAbortError(error) ? 'aborted' : 'error', error)
     throw error
   }
 
-  stop(aggregate: ChatResponse | null): void {
-    this.#finish('aborted', aggregate, new DOMException('The reader stopped the stream.', 'AbortError'))
+  stop(): void {
+    this.#finish('aborted', new DOMException('The reader stopped the stream.', 'AbortError'))
   }
 
-  #finish(status: RunStatus, aggregate: ChatResponse | null, error?: unknown): void {
+  #finish(status: RunStatus, error?: unknown): void {
+    const aggregate = this.#answer.chunkCount > 0 ? this.#answer.result() : null
     const at = now()
     const timing: ResponseTiming = { durationMs: at - this.#started, chunks: this.#index, at }
     if (this.#firstToken !== undefined) timing.timeToFirstTokenMs = this.#firstToken - this.#started

@@ -1,15 +1,15 @@
 import {
   HIGHEST_PRECEDENCE,
-  type Advisor,
   type CallAdvisor,
   type CallAdvisorChain,
   type ChatClientRequest,
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
+  ROUND_ANSWER_KEY,
   ROUND_KEY,
   RUN_ID_KEY,
-  newId,
+  contextValue,
   type ChainEvent,
   type ChainEventListener,
   type ErrorInfo,
@@ -17,12 +17,11 @@ import {
   providerOf,
   now,
 } from '../../core'
-import { fallbackModelOf, isToolAdvisor } from '../markers'
+import { fallbackModelOf } from '../markers'
 import {
   type RunStatus,
   type TraceEventBody,
   type TraceSink,
-  type TracedAdvisor,
   withPerformanceTrack,
   Redactor,
   type RedactionRules,
@@ -54,6 +53,13 @@ type Placement = 'inside-loop' | 'outside-loop' | 'no-loop'
 
 const ENDED_RUNS_KEPT = 32
 
+/** A run this observer records: where it sits in it, and (outside any loop) how many calls passed it. */
+interface ObservedRun {
+  readonly recorder: RunRecorder
+  readonly placement: Placement
+  calls: number
+}
+
 /**
  * Turns every run into trace events for a sink: requests as sent, chunks, responses, tool
  * executions, validation attempts, retries, errors, timing and usage. Inside the tool loop (the
@@ -68,10 +74,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   readonly #redactor: Redactor
   readonly #chunks: boolean
   readonly #pricing: Pricing | undefined
-  readonly #runs = new Map<string, { recorder: RunRecorder; placement: Placement }>()
-  readonly #ended = new Map<string, { recorder: RunRecorder; placement: Placement }>()
-  /** Events of runs that have not started yet (an advisor outside the loop reports first). */
-  readonly #early = new Map<string, Array<[ChainEvent, Readonly<Record<string, unknown>>, string]>>()
+  readonly #runs = new Map<string, ObservedRun>()
+  readonly #ended = new Map<string, ObservedRun>()
   #seq = 0
   readonly #nextSeq = () => this.#seq++
 
@@ -90,23 +94,21 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
 
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     try {
-      const { run, round, placement, forwarded } = this.#enter(request, chain.callAdvisors, 'call')
-      if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(forwarded))
-      return this.#round(run, round, placement, forwarded, chain)
+      const { run, round, placement } = this.#enter(request)
+      if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(request))
+      return this.#round(run, round, request, chain)
     } catch (error) {
       return Promise.reject(error)
     }
   }
 
-  /** One round of a call, recorded. Reactions on its promise rather than an async function: no suspended frame per round. */
+  /** One round of a call, recorded. */
   #round(
     run: RunRecorder,
     round: number,
-    placement: Placement,
     forwarded: ChatClientRequest,
     chain: CallAdvisorChain,
   ): Promise<ChatClientResponse> {
-    // One clock read at each end of the round (about 0.06 µs each in a page).
     const started = now()
     if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.callAdvisors)
     run.roundStart(round, this.name, started)
@@ -115,13 +117,13 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     try {
       next = chain.nextCall(forwarded)
     } catch (error) {
-      this.#roundFailed(run, round, started, error, placement)
+      this.#roundFailed(run, round, started, error)
       return Promise.reject(error)
     }
     return next.then(
-      (response) => this.#answered(run, round, placement, response, started, now()),
+      (response) => this.#answered(run, round, response, started, now()),
       (error: unknown) => {
-        this.#roundFailed(run, round, started, error, placement)
+        this.#roundFailed(run, round, started, error)
         throw error
       },
     )
@@ -130,19 +132,18 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   #answered(
     run: RunRecorder,
     round: number,
-    placement: Placement,
     response: ChatClientResponse,
     started: number,
     ended: number,
   ): ChatClientResponse {
     run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
     run.roundEnd(round, 'ok', ended - started, this.name, ended)
-    if (placement === 'no-loop') this.#end(run, 'ok')
     return response
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
-    const { run, round, placement, forwarded } = this.#enter(request, chain.streamAdvisors, 'stream')
+    const { run, round, placement } = this.#enter(request)
+    const forwarded = request
     const perRound = placement !== 'outside-loop'
     const watch: StreamObservation = {
       begin: (started) => {
@@ -169,27 +170,17 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
           run.outcome(response)
           if (status !== 'ok') run.failure(0, error)
         }
-        // Inside the loop the run ends with the loop (tool-loop-end), not with one round.
-        if (placement !== 'inside-loop') this.#end(run, status)
       },
     }
-    return observedStream(() => chain.nextStream(forwarded), watch)
+    return observedStream(() => chain.nextStream(forwarded), watch, contextValue(request.context, ROUND_ANSWER_KEY))
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {
     const runId = context[RUN_ID_KEY]
     if (typeof runId !== 'string') return
-    if (event.type === 'tool-loop-start') {
-      if (this.#runs.has(runId)) return
-      const recorder = this.#recorder(runId)
-      const placement: Placement = this.order > event.loopOrder ? 'inside-loop' : 'outside-loop'
-      this.#runs.set(runId, { recorder, placement })
-      recorder.start(event.mode, placement, layout(event.advisors, event.loopOrder), context)
-      this.#flushEarly(runId)
-      return
-    }
+    if (event.type === 'run-start') return this.#start(runId, event, context)
     const entry = this.#runs.get(runId) ?? this.#ended.get(runId)
-    if (!entry) return this.#holdEarly(runId, event, context, source)
+    if (!entry) return
     const run = entry.recorder
     switch (event.type) {
       case 'tool-execution-start':
@@ -199,11 +190,9 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       case 'tool-loop-end':
         run.emit(0, { type: 'tool-loop-end', reason: event.reason, rounds: event.rounds }, source)
         if (event.reason === 'returnDirect' || event.reason === 'toolCallLimitExceeded') run.finishReason = event.reason
-        if (entry.placement === 'inside-loop') {
-          const status: RunStatus = event.reason === 'aborted' ? 'aborted' : event.reason === 'error' ? 'error' : 'ok'
-          this.#end(run, status, event.error)
-        }
         return
+      case 'run-end':
+        return this.#end(run, event.status, event.error)
       case 'retry':
         return run.emit(
           numberIn(context[ROUND_KEY]),
@@ -226,51 +215,49 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     }
   }
 
-  /** Finds or starts the run of a request, and the request to forward (with the run id). */
-  #enter(request: ChatClientRequest, advisors: readonly Advisor[], mode: 'call' | 'stream') {
-    const round = request.context[ROUND_KEY]
-    const existing = request.context[RUN_ID_KEY]
-    if (typeof round === 'number' && typeof existing === 'string') {
-      let entry = this.#runs.get(existing)
-      if (!entry) {
-        // The loop started before this observer could hear it (e.g. it was not a listener then).
-        entry = { recorder: this.#recorder(existing), placement: 'inside-loop' }
-        this.#runs.set(existing, entry)
-        entry.recorder.start(mode, 'inside-loop', [], request.context)
-      }
-      return { run: entry.recorder, round, placement: entry.placement, forwarded: request }
-    }
-    const runId = typeof existing === 'string' ? existing : newId()
-    const toolAdvisor = advisors.find(isToolAdvisor)
-    const placement: Placement = toolAdvisor && toolAdvisor.order > this.order ? 'outside-loop' : 'no-loop'
+  /** The run the chain started, as its listeners heard of it: where this observer sits in it, and its trace. */
+  #start(runId: string, event: ChainEvent & { type: 'run-start' }, context: Readonly<Record<string, unknown>>): void {
+    const own = event.advisors.find(({ name, order }) => name === this.name && order === this.order)?.placement
+    const hasLoop = event.advisors.some(({ placement }) => placement === 'tool-loop')
+    const placement: Placement = !hasLoop ? 'no-loop' : own === 'outside-loop' ? 'outside-loop' : 'inside-loop'
     const recorder = this.#recorder(runId)
-    this.#runs.set(runId, { recorder, placement })
-    const loopOrder = toolAdvisor?.order ?? Number.POSITIVE_INFINITY
-    recorder.start(mode, placement, layout(advisors, loopOrder), request.context)
-    this.#flushEarly(runId)
-    const forwarded =
-      existing === runId ? request : { ...request, context: { ...request.context, [RUN_ID_KEY]: runId } }
-    return { run: recorder, round: placement === 'no-loop' ? 1 : 0, placement, forwarded }
+    this.#runs.set(runId, { recorder, placement, calls: 0 })
+    recorder.start(event.mode, placement, [...event.advisors], context)
+  }
+
+  /** The run of a request and its round: the loop's round inside it, else each call through this observer a round. */
+  #enter(request: ChatClientRequest): { run: RunRecorder; round: number; placement: Placement } {
+    const runId = request.context[RUN_ID_KEY]
+    const entry = typeof runId === 'string' ? this.#runs.get(runId) : undefined
+    if (!entry) {
+      throw new Error(
+        `ObserverAdvisor '${this.name}' got a request of a run it did not see start (run id ${String(runId)}): put the observer in the chain's advisors, which start the run.`,
+      )
+    }
+    const round = request.context[ROUND_KEY]
+    const placement = entry.placement
+    return {
+      run: entry.recorder,
+      round: typeof round === 'number' ? round : placement === 'no-loop' ? ++entry.calls : 0,
+      placement,
+    }
   }
 
   async #outside(run: RunRecorder, next: () => Promise<ChatClientResponse>): Promise<ChatClientResponse> {
     try {
       const response = await next()
       run.outcome(response.chatResponse)
-      this.#end(run, 'ok')
       return response
     } catch (error) {
       run.failure(0, error)
-      this.#end(run, isAbortError(error) ? 'aborted' : 'error')
       throw error
     }
   }
 
-  #roundFailed(run: RunRecorder, round: number, started: number, error: unknown, placement: Placement): void {
+  #roundFailed(run: RunRecorder, round: number, started: number, error: unknown): void {
     const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
     run.failure(round, error)
     run.roundEnd(round, status, now() - started, this.name)
-    if (placement === 'no-loop') this.#end(run, status)
   }
 
   #end(run: RunRecorder, status: RunStatus, error?: ErrorInfo): void {
@@ -283,35 +270,11 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     if (this.#ended.size > ENDED_RUNS_KEPT) this.#ended.delete(this.#ended.keys().next().value!)
   }
 
-  #holdEarly(runId: string, event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {
-    let held = this.#early.get(runId)
-    if (!held) {
-      this.#early.set(runId, (held = []))
-      if (this.#early.size > ENDED_RUNS_KEPT) this.#early.delete(this.#early.keys().next().value!)
-    }
-    if (held.length < 50) held.push([event, context, source])
-  }
-
-  #flushEarly(runId: string): void {
-    const held = this.#early.get(runId)
-    if (!held) return
-    this.#early.delete(runId)
-    for (const [event, context, source] of held) this.onChainEvent(event, context, source)
-  }
-
   #recorder(runId: string): RunRecorder {
     const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
     recorder.pricing = this.#pricing
     return recorder
   }
-}
-
-function layout(advisors: ReadonlyArray<{ name: string; order: number }>, loopOrder: number): TracedAdvisor[] {
-  return advisors.map(({ name, order }) => ({
-    name,
-    order,
-    placement: order < loopOrder ? 'outside-loop' : order === loopOrder ? 'tool-loop' : 'inside-loop',
-  }))
 }
 
 function numberIn(value: unknown): number {

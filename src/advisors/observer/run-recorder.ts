@@ -69,11 +69,7 @@ export class RunRecorder {
     return (this.#chunks ??= new ChunkRecorder(this))
   }
 
-  /**
-   * A new event of `type`: the one place an event's header is written. The caller sets the event's
-   * own fields on it and sends it (a header first and fields after make one shape per call site; a
-   * header written onto bodies of every kind would make the stores megamorphic, slow on every round).
-   */
+  /** A new event of `type`: the one place an event's header is written. The caller sets the event's own fields on it and sends it. */
   #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
     // Joined chunks come before whatever follows them.
     this.#chunks?.flush()

@@ -142,7 +142,7 @@ describe('Spring AI fidelity of the tool loop', () => {
 
   it('keeps counting the turn when a hook adds a user message every round', async () => {
     class Nagging extends ToolCallingAdvisor {
-      protected override doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain) {
+      protected override async doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain) {
         const messages = [...request.prompt.messages, userMessage(`keep going (${String(request.context['n'])})`)]
         return { ...request, prompt: { ...request.prompt, messages } }
       }
@@ -165,14 +165,14 @@ describe('Spring AI fidelity of the tool loop', () => {
   it('replaces a system message a hook rewrites when history is off, instead of piling it up', async () => {
     const histories: Message[][] = []
     class Rewriting extends ToolCallingAdvisor {
-      protected override doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain) {
+      protected override async doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain) {
         const round = request.context['advisor-chain.round'] as number
         const messages = request.prompt.messages.map((m) =>
           m.role === 'system' ? systemMessage(`rules v${round}`) : m,
         )
         return { ...request, prompt: { ...request.prompt, messages } }
       }
-      protected override doGetNextInstructionsForToolCall(
+      protected override async doGetNextInstructionsForToolCall(
         request: ChatClientRequest,
         response: ChatClientResponse,
         result: ToolExecutionResult,

@@ -255,11 +255,11 @@ class CountingAdvisor extends ToolCallingAdvisor {
     this.counts.init++
     return super.doInitializeLoop(r, c)
   }
-  protected override doBeforeCall(r: ChatClientRequest, c: CallAdvisorChain) {
+  protected override async doBeforeCall(r: ChatClientRequest, c: CallAdvisorChain) {
     this.counts.before++
     return super.doBeforeCall(r, c)
   }
-  protected override doAfterCall(r: ChatClientResponse, c: CallAdvisorChain) {
+  protected override async doAfterCall(r: ChatClientResponse, c: CallAdvisorChain) {
     this.counts.after++
     return super.doAfterCall(r, c)
   }
@@ -338,7 +338,7 @@ describe('ToolCallingAdvisor hooks', () => {
     const log: string[] = []
     const injected = weatherTool(log)
     class Injecting extends ToolCallingAdvisor {
-      protected override doBeforeCall(r: ChatClientRequest) {
+      protected override async doBeforeCall(r: ChatClientRequest) {
         return r.prompt.options.tools
           ? r
           : { ...r, prompt: { ...r.prompt, options: { ...r.prompt.options, tools: [injected], temperature: 0.2 } } }
@@ -352,7 +352,7 @@ describe('ToolCallingAdvisor hooks', () => {
 
   it('keeps messages a hook added in later rounds (Spring #6842)', async () => {
     class Feedback extends ToolCallingAdvisor {
-      protected override doGetNextInstructionsForToolCall(
+      protected override async doGetNextInstructionsForToolCall(
         req: ChatClientRequest,
         res: ChatClientResponse,
         result: ToolExecutionResult,
@@ -427,7 +427,7 @@ describe('ToolCallingAdvisor subclass builder', () => {
     static override builder(): AuditingBuilder {
       return new AuditingBuilder()
     }
-    protected override doAfterCall(response: ChatClientResponse, chain: CallAdvisorChain) {
+    protected override async doAfterCall(response: ChatClientResponse, chain: CallAdvisorChain) {
       for (const call of response.chatResponse?.results[0]?.output.toolCalls ?? [])
         this.audit.intents.push(`${call.name}(${call.arguments})`)
       return super.doAfterCall(response, chain)

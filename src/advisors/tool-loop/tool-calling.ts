@@ -20,8 +20,6 @@ import { TOOL_ADVISOR, type ToolAdvisor } from '../markers'
 import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
 import { toolLoopStream, type RoundEnd, type ToolLoopSteps } from './tool-loop-stream'
 
-type MaybePromise<T> = T | Promise<T>
-
 export type ToolExecutionEligibilityChecker = (response: ChatResponse | null) => boolean
 
 export interface ToolCallingAdvisorOptions {
@@ -69,21 +67,16 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     let response: ChatClientResponse
     try {
       for (;;) {
-        // Hooks are usually synchronous; awaiting only real promises saves a tick per hook.
-        const before = this.doBeforeCall(loop.nextRequest(), chain)
-        const roundRequest = before instanceof Promise ? await before : before
+        const roundRequest = await this.doBeforeCall(loop.nextRequest(), chain)
         loop.sending(roundRequest)
-        const after = this.doAfterCall(await chain.copy(this).nextCall(roundRequest), chain)
-        response = after instanceof Promise ? await after : after
+        response = await this.doAfterCall(await chain.copy(this).nextCall(roundRequest), chain)
         loop.received(response)
-        const end = this.#endOfRound(loop, roundRequest, response)
-        const ended = end instanceof Promise ? await end : end
+        const ended = await this.#endOfRound(loop, roundRequest, response)
         if (ended.done) {
           response = ended.response
           break
         }
-        const next = this.doGetNextInstructionsForToolCall(roundRequest, response, ended.result)
-        loop.advance(next instanceof Promise ? await next : next)
+        loop.advance(await this.doGetNextInstructionsForToolCall(roundRequest, response, ended.result))
       }
     } catch (error) {
       const reason = isAbortError(error) ? 'aborted' : 'error'
@@ -110,73 +103,73 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   }
 
   /** Runs the round's tools when the checker says so, or ends the loop with the final response. */
-  #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): MaybePromise<RoundEnd> {
+  #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd> {
     const rounds = loop.round
     if (!this.toolExecutionEligibilityChecker(response.chatResponse)) {
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'answer' })
-      return { done: true, replaced: false, response: loop.withTotalUsage(response) }
+      return Promise.resolve({ done: true, replaced: false, response: loop.withTotalUsage(response) })
     }
     // The calls of an answer cut short are unfinished, whatever their arguments look like: none runs (as Anthropic advises).
     const cut = response.chatResponse?.results.find((result) => result.output.toolCalls.length > 0)?.metadata
       .finishReason
     if (stoppedShort(cut))
-      throw new ToolCallError(
-        `The answer was cut short (finish reason '${cut}') in the middle of its tool calls, so none was run. ${/length|window/.test(cut!) ? 'Raise maxTokens so the calls fit.' : 'Try again.'}`,
+      return Promise.reject(
+        new ToolCallError(
+          `The answer was cut short (finish reason '${cut}') in the middle of its tool calls, so none was run. ${/length|window/.test(cut!) ? 'Raise maxTokens so the calls fit.' : 'Try again.'}`,
+        ),
       )
     if (rounds >= this.maxIterations) {
       const message = `Tool calling stopped after ${rounds} rounds (maxIterations ${this.maxIterations}) while the model was still asking for tools.`
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
-      return { done: true, replaced: true, response: loop.limitResponse(response, message) }
+      return Promise.resolve({ done: true, replaced: true, response: loop.limitResponse(response, message) })
     }
-    const outcome = loop.executeTools(this.toolCallingManager, request, response)
-    // Synchronous tools answer at once: the round then ends without waiting a tick.
-    return outcome instanceof Promise
-      ? outcome.then((done) => afterTools(loop, response, done))
-      : afterTools(loop, response, outcome)
+    return loop
+      .executeTools(this.toolCallingManager, request, response)
+      .then((outcome) => afterTools(loop, response, outcome))
   }
 
   /** Once, before the first round. */
-  protected doInitializeLoop(request: ChatClientRequest, _chain: CallAdvisorChain): MaybePromise<ChatClientRequest> {
+  protected async doInitializeLoop(request: ChatClientRequest, _chain: CallAdvisorChain): Promise<ChatClientRequest> {
     return request
   }
 
   /** Before each round; the returned request is what the round sends. */
-  protected doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain): MaybePromise<ChatClientRequest> {
+  protected async doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain): Promise<ChatClientRequest> {
     return request
   }
 
   /** After each round's model response, before the loop decides whether to go on. */
-  protected doAfterCall(response: ChatClientResponse, _chain: CallAdvisorChain): MaybePromise<ChatClientResponse> {
+  protected async doAfterCall(response: ChatClientResponse, _chain: CallAdvisorChain): Promise<ChatClientResponse> {
     return response
   }
 
   /** Once, after the loop ends. */
-  protected doFinalizeLoop(response: ChatClientResponse, _chain: CallAdvisorChain): MaybePromise<ChatClientResponse> {
+  protected async doFinalizeLoop(response: ChatClientResponse, _chain: CallAdvisorChain): Promise<ChatClientResponse> {
     return response
   }
 
   /** The messages the next round sends: the whole history, or with history off `[first system, last message]`. */
-  protected doGetNextInstructionsForToolCall(
+  protected async doGetNextInstructionsForToolCall(
     _request: ChatClientRequest,
     _response: ChatClientResponse,
     result: ToolExecutionResult,
-  ): MaybePromise<Message[]> {
+  ): Promise<Message[]> {
     return this.nextInstructions(result)
   }
 
-  protected doInitializeLoopStream(
+  protected async doInitializeLoopStream(
     request: ChatClientRequest,
     _chain: StreamAdvisorChain,
-  ): MaybePromise<ChatClientRequest> {
+  ): Promise<ChatClientRequest> {
     return request
   }
 
-  protected doBeforeStream(request: ChatClientRequest, _chain: StreamAdvisorChain): MaybePromise<ChatClientRequest> {
+  protected async doBeforeStream(request: ChatClientRequest, _chain: StreamAdvisorChain): Promise<ChatClientRequest> {
     return request
   }
 
   /** After each round, on the round's chunks aggregated into one response. */
-  protected doAfterStream(response: ChatClientResponse, _chain: StreamAdvisorChain): MaybePromise<ChatClientResponse> {
+  protected async doAfterStream(response: ChatClientResponse, _chain: StreamAdvisorChain): Promise<ChatClientResponse> {
     return response
   }
 
@@ -188,11 +181,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     return stream
   }
 
-  protected doGetNextInstructionsForToolCallStream(
+  protected async doGetNextInstructionsForToolCallStream(
     _request: ChatClientRequest,
     _response: ChatClientResponse,
     result: ToolExecutionResult,
-  ): MaybePromise<Message[]> {
+  ): Promise<Message[]> {
     return this.nextInstructions(result)
   }
 

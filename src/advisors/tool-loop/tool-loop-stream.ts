@@ -1,5 +1,7 @@
 import {
   addUsage,
+  ChatResponseAggregator,
+  ROUND_ANSWER_KEY,
   assistantMessage,
   errorInfo,
   hasToolCalls,
@@ -16,8 +18,6 @@ import {
 import type { ToolExecutionResult } from '../../tools'
 import type { ToolLoop } from './tool-loop'
 
-type MaybePromise<T> = T | Promise<T>
-
 /** How a round ends: the loop goes on with the tool results, or stops with a final response. */
 export type RoundEnd =
   /** `replaced`: the answer is not the model's (returnDirect output or a limit message). */
@@ -26,15 +26,15 @@ export type RoundEnd =
 /** What the stream needs from the advisor: its hooks and its decisions, bound to one chain. */
 export interface ToolLoopSteps {
   start(): Promise<ToolLoop>
-  beforeRound(request: ChatClientRequest): MaybePromise<ChatClientRequest>
+  beforeRound(request: ChatClientRequest): Promise<ChatClientRequest>
   openRound(request: ChatClientRequest): AsyncIterable<ChatClientResponse>
-  afterRound(response: ChatClientResponse): MaybePromise<ChatClientResponse>
-  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): MaybePromise<RoundEnd>
+  afterRound(response: ChatClientResponse): Promise<ChatClientResponse>
+  endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd>
   nextInstructions(
     request: ChatClientRequest,
     response: ChatClientResponse,
     result: ToolExecutionResult,
-  ): MaybePromise<Message[]>
+  ): Promise<Message[]>
 }
 
 /**
@@ -46,7 +46,8 @@ export function toolLoopStream(steps: ToolLoopSteps): AsyncIterable<ChatClientRe
 }
 
 class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
-  readonly aggregates = true
+  /** The round's answer so far, its tool calls included. */
+  #round = new ChatResponseAggregator()
   #loop: ToolLoop | undefined
   /** The round's request, and the context of its latest chunk. */
   #request: ChatClientRequest | undefined
@@ -64,6 +65,7 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     this.#context = chunk.context
     const chatResponse = chunk.chatResponse
     if (!chatResponse) return chunk
+    this.#round.add(chatResponse)
     const visible = withoutToolCalls(chatResponse)
     if (!visible) return undefined
     const usage = visible.metadata.usage
@@ -73,19 +75,15 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     return withUsage({ context: chunk.context, chatResponse: visible }, total)
   }
 
-  async end(
-    aggregate: ChatResponse | null,
-  ): Promise<{ source: AsyncIterable<ChatClientResponse> } | { last: ChatClientResponse[] }> {
+  async end(): Promise<{ source: AsyncIterable<ChatClientResponse> } | { last: ChatClientResponse[] }> {
     const loop = this.#loop!
     const request = this.#request!
-    const after = this.steps.afterRound({ chatResponse: aggregate, context: this.#context })
-    const response = after instanceof Promise ? await after : after
+    const aggregate = this.#round.chunkCount > 0 ? this.#round.result() : null
+    const response = await this.steps.afterRound({ chatResponse: aggregate, context: this.#context })
     loop.received(response)
-    const end = this.steps.endOfRound(loop, request, response)
-    const ended = end instanceof Promise ? await end : end
+    const ended = await this.steps.endOfRound(loop, request, response)
     if (ended.done) return { last: finalChunks(ended, response, this.#usageShown, loop.usage) }
-    const next = this.steps.nextInstructions(request, response, ended.result)
-    loop.advance(next instanceof Promise ? await next : next)
+    loop.advance(await this.steps.nextInstructions(request, response, ended.result))
     return { source: await this.#openRound() }
   }
 
@@ -102,17 +100,14 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
     loop?.emit({ type: 'tool-loop-end', rounds: loop.round, reason: 'aborted', error: errorInfo(stopped) })
   }
 
-  #openRound(): MaybePromise<AsyncIterable<ChatClientResponse>> {
-    const before = this.steps.beforeRound(this.#loop!.nextRequest())
-    return before instanceof Promise ? before.then(this.#send) : this.#send(before)
-  }
-
-  readonly #send = (request: ChatClientRequest): AsyncIterable<ChatClientResponse> => {
+  async #openRound(): Promise<AsyncIterable<ChatClientResponse>> {
+    const request = await this.steps.beforeRound(this.#loop!.nextRequest())
     this.#loop!.sending(request)
     this.#request = request
     this.#context = request.context
+    this.#round = new ChatResponseAggregator()
     this.#usageShown = false
-    return this.steps.openRound(request)
+    return this.steps.openRound({ ...request, context: { ...request.context, [ROUND_ANSWER_KEY]: this.#round } })
   }
 }
 

@@ -5,11 +5,9 @@ import {
   PENDING_TOOL_CALLS_KEY,
   ROUND_KEY,
   TURN_ROUNDS_KEY,
-  RUN_ID_KEY,
   emitChainEvent,
   forkOriginOf,
   isChainEventListener,
-  newId,
   type ChainEvent,
   assistantMessage,
   type Message,
@@ -26,10 +24,7 @@ import {
   type ToolExecutionEvent,
   type ToolExecutionInit,
   type ToolExecutionResult,
-  type ToolRound,
-  type KeptLedger,
   ToolCallLimitExceededError,
-  executeToolCallsNow,
   toolMap,
 } from '../../tools'
 
@@ -59,8 +54,6 @@ export class ToolLoop {
   readonly #turnStart: Message | undefined
   /** Where the turn's rounds are kept for memory outside the loop, when it asked (TURN_ROUNDS_KEY). */
   readonly #rounds: Message[] | undefined
-  /** The turn's tool call counts, handed from one round to the next. */
-  readonly #ledger: KeptLedger = { last: undefined, length: 0, ledger: undefined }
 
   constructor(
     request: ChatClientRequest,
@@ -75,8 +68,7 @@ export class ToolLoop {
     const rounds = request.context[TURN_ROUNDS_KEY]
     this.#rounds = Array.isArray(rounds) ? (rounds as Message[]) : undefined
     this.#options = request.prompt.options
-    // The run id ties every event of this call together; an observer outside the loop may have set it.
-    this.#context = RUN_ID_KEY in request.context ? request.context : { ...request.context, [RUN_ID_KEY]: newId() }
+    this.#context = request.context
     // A conversation that ended with tool calls nobody answered (a reload mid-turn) resumes there:
     // the first round replays that message instead of asking the model, so it is not stored twice.
     const last = this.#history.at(-1)
@@ -97,7 +89,6 @@ export class ToolLoop {
   /** The request of the next round, before the round hooks. */
   nextRequest(): ChatClientRequest {
     this.round++
-    // Copied, then the round set: a spread literal that also names a key the copy has is slower.
     const context = { ...this.#context }
     context[ROUND_KEY] = this.round
     const request: ChatClientRequest = { prompt: { messages: this.#instructions, options: this.#options }, context }
@@ -126,12 +117,12 @@ export class ToolLoop {
     this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
   }
 
-  /** The round's tool calls run; a promise only when a call did not answer at once. */
+  /** The round's tool calls run; their messages join the history. */
   executeTools(
     manager: ToolCallingManager,
     request: ChatClientRequest,
     response: ChatClientResponse,
-  ): ToolRoundOutcome | Promise<ToolRoundOutcome> {
+  ): Promise<ToolRoundOutcome> {
     const init: ToolExecutionInit = { advisorContext: response.context }
     if (this.#signal) init.signal = this.#signal
     if (this.#turnStart) init.turnStart = this.#turnStart
@@ -139,28 +130,12 @@ export class ToolLoop {
       init.onToolExecution = this.#onToolExecution
       init.advisors = this.#listeners
     }
-    let executed: ReturnType<typeof executeToolCallsNow>
-    try {
-      executed = executeToolCallsNow(
-        manager,
-        { messages: this.#history, options: request.prompt.options },
-        response.chatResponse!,
-        init,
-        this.#ledger,
-      )
-    } catch (error) {
-      return this.#limited(error)
-    }
-    return executed instanceof Promise ? executed.then(this.#executed, this.#limited) : this.#executed(executed)
+    const prompt = { messages: this.#history, options: request.prompt.options }
+    return manager.executeToolCalls(prompt, response.chatResponse!, init).then(this.#executed, limited)
   }
 
-  // Tools run within one round: the loop's round is theirs until they are all done.
-  readonly #onToolExecution = (event: ToolExecutionEvent): void => {
-    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
-  }
-
-  readonly #executed = (executed: ToolRound | ToolExecutionResult): ToolRoundOutcome => {
-    const appended = executed.appended ?? executed.conversationHistory!.slice(this.#history.length)
+  readonly #executed = (executed: ToolExecutionResult): ToolRoundOutcome => {
+    const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
     this.#history.push(...appended)
     this.#rounds?.push(...appended)
     const result: ToolExecutionResult = {
@@ -171,11 +146,9 @@ export class ToolLoop {
     return { type: 'executed', result }
   }
 
-  readonly #limited = (error: unknown): ToolRoundOutcome => {
-    if (error instanceof ToolCallLimitExceededError) {
-      return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
-    }
-    throw error
+  // Tools run within one round: the loop's round is theirs until they are all done.
+  readonly #onToolExecution = (event: ToolExecutionEvent): void => {
+    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
@@ -226,6 +199,14 @@ export class ToolLoop {
   }
 }
 
+/** A round stopped by a tool call limit; any other failure fails the round. */
+function limited(error: unknown): ToolRoundOutcome {
+  if (error instanceof ToolCallLimitExceededError) {
+    return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
+  }
+  throw error
+}
+
 /** Adds a round's new messages to the history; a rewritten system message replaces the old one rather than piling up. */
 function addTo(history: Message[], added: readonly Message[]): void {
   for (const message of added) {
@@ -247,7 +228,6 @@ function notIn(history: readonly Message[], sent: readonly Message[]): Message[]
   })
 }
 
-// Written field by field rather than spread: a spread of the manager's varied event shapes is slow.
 function toolStartEvent(event: ToolExecutionEvent & { type: 'start' }, round: number): ChainEvent {
   const started: ChainEvent & { type: 'tool-execution-start' } = {
     type: 'tool-execution-start',

@@ -45,19 +45,31 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     return new ToolSearchToolCallingAdvisorBuilder()
   }
 
-  protected override doInitializeLoop(request: ChatClientRequest, _chain: CallAdvisorChain): ChatClientRequest {
+  protected override async doInitializeLoop(
+    request: ChatClientRequest,
+    _chain: CallAdvisorChain,
+  ): Promise<ChatClientRequest> {
     return this.#initialize(request)
   }
 
-  protected override doInitializeLoopStream(request: ChatClientRequest, _chain: StreamAdvisorChain): ChatClientRequest {
+  protected override async doInitializeLoopStream(
+    request: ChatClientRequest,
+    _chain: StreamAdvisorChain,
+  ): Promise<ChatClientRequest> {
     return this.#initialize(request)
   }
 
-  protected override doBeforeCall(request: ChatClientRequest, _chain: CallAdvisorChain): ChatClientRequest {
+  protected override async doBeforeCall(
+    request: ChatClientRequest,
+    _chain: CallAdvisorChain,
+  ): Promise<ChatClientRequest> {
     return this.#offerFound(request)
   }
 
-  protected override doBeforeStream(request: ChatClientRequest, _chain: StreamAdvisorChain): ChatClientRequest {
+  protected override async doBeforeStream(
+    request: ChatClientRequest,
+    _chain: StreamAdvisorChain,
+  ): Promise<ChatClientRequest> {
     return this.#offerFound(request)
   }
 

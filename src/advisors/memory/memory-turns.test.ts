@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HIGHEST_PRECEDENCE, assistantMessage, userMessage, type Message } from '../core'
-import { ChatClient } from '../client'
-import { MessageWindowChatMemory, InMemoryChatMemoryRepository, type ChatMemoryRepository } from '../memory'
-import { ScriptedChatModel } from '../models'
-import { collect } from '../core/testing/collect'
-import { defineTool } from '../tools'
-import { TraceCollector } from '../trace'
-import { ObserverAdvisor } from './observer/observer'
-import { MessageChatMemoryAdvisor } from './memory'
+import { HIGHEST_PRECEDENCE, assistantMessage, userMessage, type Message } from '../../core'
+import { ChatClient } from '../../client'
+import { MessageWindowChatMemory, InMemoryChatMemoryRepository, type ChatMemoryRepository } from '../../memory'
+import { ScriptedChatModel } from '../../models'
+import { collect } from '../../core/testing/collect'
+import { defineTool } from '../../tools'
+import { TraceCollector } from '../../trace'
+import { ObserverAdvisor } from '../observer/observer'
+import { MessageChatMemoryAdvisor } from '.'
 
 const INSIDE = HIGHEST_PRECEDENCE + 350
 

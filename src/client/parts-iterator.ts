@@ -7,7 +7,7 @@ import { StreamPartsAdvisor } from '../advisors'
  * StreamPartsAdvisor inside the tool loop. Events that happen while no chunk is on its way (a tool
  * running, an approval waiting) reach a pending `next()` at once.
  */
-export class PartStream implements AsyncIterator<StreamPart> {
+export class PartsIterator implements AsyncIterator<StreamPart> {
   readonly #queue: StreamPart[] = []
   readonly #source: AsyncIterator<ChatClientResponse>
   #pumping = false

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HIGHEST_PRECEDENCE, type Message, type StreamPart, type ToolCallback } from '../core'
-import { ChatClient } from '../client'
-import { ChatMemory, ConversationBusyError, InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../memory'
-import { ScriptedChatModel } from '../models'
-import { defineTool } from '../tools'
-import { MessageChatMemoryAdvisor } from './memory'
+import { HIGHEST_PRECEDENCE, type Message, type StreamPart, type ToolCallback } from '../../core'
+import { ChatClient } from '../../client'
+import { ChatMemory, ConversationBusyError, InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../../memory'
+import { ScriptedChatModel } from '../../models'
+import { defineTool } from '../../tools'
+import { MessageChatMemoryAdvisor } from '.'
 
 // A conversation is never locked for good: whichever way a reader leaves a stream, the next turn
 // goes on, and memory keeps no tool call without its response.

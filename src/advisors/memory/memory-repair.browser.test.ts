@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { assistantMessage, toolResponseMessage, userMessage, type Message } from '../core'
-import { ChatClient } from '../client'
-import { IndexedDBChatMemoryRepository, MEMORY_DB_VERSION, MessageWindowChatMemory } from '../memory'
-import { ScriptedChatModel } from '../models'
-import { TraceCollector } from '../trace'
-import { MessageChatMemoryAdvisor } from './memory'
-import { ObserverAdvisor } from './observer/observer'
+import { assistantMessage, toolResponseMessage, userMessage, type Message } from '../../core'
+import { ChatClient } from '../../client'
+import { IndexedDBChatMemoryRepository, MEMORY_DB_VERSION, MessageWindowChatMemory } from '../../memory'
+import { ScriptedChatModel } from '../../models'
+import { TraceCollector } from '../../trace'
+import { MessageChatMemoryAdvisor } from '.'
+import { ObserverAdvisor } from '../observer/observer'
 
 const roles = (messages: readonly Message[]) => messages.map((m) => m.role)
 

@@ -64,7 +64,6 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
       return chunk
     }
     return streamStage({
-      passesOn: 'unchanged',
       open: () => chain.nextStream(forwarded),
       chunk: read,
       end: () => this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) }),

@@ -1,0 +1,85 @@
+import {
+  type ChatClientResponse,
+  type ChatResponse,
+  ChatResponseAggregator,
+  type Message,
+  ROUND_KEY,
+  type StreamLayer,
+} from '../../core'
+
+/** Passes a stream through and stores its answer once it ends: the aggregate of its last round. */
+export class StoringStream implements StreamLayer<ChatClientResponse> {
+  #aggregator = new ChatResponseAggregator()
+  #round: unknown
+  #context: Record<string, unknown> = {}
+  #endTurn: (() => void) | undefined
+  #stopped = false
+  /** What the turn stores with its answer (outside the loop: the user message). */
+  #toStore: Message[] = []
+
+  constructor(
+    private readonly startTurn: () => Promise<() => void>,
+    private readonly before: () => Promise<{ source: AsyncIterable<ChatClientResponse>; toStore: Message[] }>,
+    private readonly store: (
+      response: ChatResponse | null,
+      context: Record<string, unknown>,
+      toStore: Message[],
+    ) => Promise<void>,
+    private readonly keepQuestion: (toStore: Message[]) => Promise<void>,
+  ) {}
+
+  async open(): Promise<AsyncIterable<ChatClientResponse>> {
+    const endTurn = await this.startTurn()
+    // Stopped while waiting for the conversation's turn: it is given back at once.
+    if (this.#stopped) endTurn()
+    else this.#endTurn = endTurn
+    const { source, toStore } = await this.before()
+    this.#toStore = toStore
+    return source
+  }
+
+  chunk(chunk: ChatClientResponse): ChatClientResponse {
+    this.#context = chunk.context
+    // Text streamed by earlier rounds of the tool loop (a preamble before tool calls) is not the answer.
+    const round = chunk.context[ROUND_KEY]
+    if (round !== this.#round) {
+      this.#round = round
+      this.#aggregator = new ChatResponseAggregator()
+    }
+    if (chunk.chatResponse) this.#aggregator.add(chunk.chatResponse)
+    return chunk
+  }
+
+  async end(): Promise<void> {
+    const toStore = this.#takeToStore()
+    try {
+      await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context, toStore)
+    } finally {
+      this.#finish()
+    }
+  }
+
+  async fail(error: unknown): Promise<never> {
+    await this.keepQuestion(this.#takeToStore())
+    this.#finish()
+    throw error
+  }
+
+  stop(): void {
+    this.#stopped = true
+    // The question is kept before the turn is given back, so the next turn finds it.
+    void this.keepQuestion(this.#takeToStore()).finally(() => this.#finish())
+  }
+
+  #takeToStore(): Message[] {
+    const toStore = this.#toStore
+    this.#toStore = []
+    return toStore
+  }
+
+  #finish(): void {
+    const endTurn = this.#endTurn
+    this.#endTurn = undefined
+    endTurn?.()
+  }
+}
