@@ -4,10 +4,10 @@ import { ChatClient } from '../src/client'
 import { ScriptedChatModel } from '../src/models'
 import { defineTool } from '../src/tools'
 import { TraceCollector, type TraceEvent } from 'advisor-chain/trace'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { sampleEvent, sampleRun } from '../src/trace/testing/sample-trace'
 import { roundFigures, runFigures } from './figures'
-import { createDevtoolsStore } from './store'
+import { createDevtoolsStore, HIDDEN_FLUSH_MS } from './store'
 
 const weather = defineTool({
   name: 'weather',
@@ -488,5 +488,33 @@ describe('devtools store, from hand-written events', () => {
     expect(store.eventCount()).toBe(count)
     expect(store.runs()).toHaveLength(200)
     expect(store.runs().every((run) => run.rounds.length === 4 && run.toolCalls === 6)).toBe(true)
+  })
+})
+
+describe('devtools store, while the page is hidden', () => {
+  const page = new EventTarget() as EventTarget & { hidden: boolean }
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+  })
+
+  it('tells subscribers less often, and at once when the page is shown again', () => {
+    vi.useFakeTimers()
+    page.hidden = true
+    vi.stubGlobal('document', page)
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => setTimeout(callback, 16))
+    const store = createDevtoolsStore()
+    let notified = 0
+    store.subscribe(() => notified++)
+    store.emit(sampleEvent('run-start', { runId: 'hidden', round: 0 }))
+    vi.advanceTimersByTime(100)
+    expect(notified).toBe(0)
+    vi.advanceTimersByTime(HIDDEN_FLUSH_MS)
+    expect(notified).toBe(1)
+    store.emit(sampleEvent('run-end', { runId: 'hidden', round: 0, seq: 1, t: 200 }))
+    page.hidden = false
+    page.dispatchEvent(new Event('visibilitychange'))
+    expect(notified).toBe(2)
+    expect(store.runs()[0]!.status).not.toBe('running')
   })
 })

@@ -10,6 +10,11 @@ import {
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
 
+/** How often subscribers hear of changes while the page is hidden (no frames are drawn then). */
+export const HIDDEN_FLUSH_MS = 1000
+/** Without animation frames (a server, a worker, Node): about a frame. */
+const FRAMELESS_FLUSH_MS = 16
+
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */
   maxRuns?: number
@@ -134,10 +139,16 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     dirty = true
     if (scheduled) return
     scheduled = true
-    if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden)
-      requestAnimationFrame(flush)
-    else setTimeout(flush, 16)
+    if (typeof document === 'undefined' || typeof requestAnimationFrame !== 'function')
+      setTimeout(flush, FRAMELESS_FLUSH_MS)
+    else if (document.hidden) setTimeout(flush, HIDDEN_FLUSH_MS)
+    else requestAnimationFrame(flush)
   }
+  // Shown again: what arrived while hidden is shown at once, not at the hidden pace.
+  if (typeof document !== 'undefined' && typeof document.addEventListener === 'function')
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden && scheduled) flush()
+    })
   const enforceBounds = () => {
     const { maxRuns, maxEvents } = store.getState()
     while (model.size > 1 && (model.size > maxRuns || model.eventCount > maxEvents)) {

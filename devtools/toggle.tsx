@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react'
+import { memo, useLayoutEffect } from 'react'
 import { useStore } from 'zustand'
 import { reserveDockRoom } from './dock'
 import { ShadowRoot } from './shadow-root'
@@ -27,7 +27,13 @@ const toggleStyles = `
  * whether one is running or failed. It is all that loads until the panel is first opened, and it
  * tells the page the room it takes (`--advisor-devtools-bottom`), as the open panel does.
  */
-export function ClosedToggle({ store, onOpen }: { store: DevtoolsStore; onOpen: () => void }) {
+export const ClosedToggle = memo(function ClosedToggle({
+  store,
+  onOpen,
+}: {
+  store: DevtoolsStore
+  onOpen: () => void
+}) {
   useStore(store, (state) => state.version)
   // Before paint, as the open panel's room: opening or closing never shows a frame without room.
   useLayoutEffect(() => reserveDockRoom('bottom', TOGGLE_ROOM), [])
@@ -57,4 +63,4 @@ export function ClosedToggle({ store, onOpen }: { store: DevtoolsStore; onOpen: 
       </button>
     </ShadowRoot>
   )
-}
+})

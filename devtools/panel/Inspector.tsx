@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react'
 import { roundFigures } from '../figures'
 import { diffPrompts, promptOf } from '../prompt'
 import type { DevtoolsStore, Selection } from '../store'
-import { duration, plural, prettyJson, tokens } from './format'
+import { duration, formatCount, plural, prettyJson, tokens } from './format'
 import { Messages, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
 import type { ForkRunner } from '../fork'
@@ -294,12 +294,12 @@ function Timing({ round }: { round: RoundView }) {
       <dt>Chunks</dt>
       <dd>{model?.chunks ?? 0}</dd>
       <dt>Tokens</dt>
-      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported by this model'}</dd>
+      <dd>{usage ? `${tokens(usage)} (${formatCount(usage.totalTokens)} total)` : 'not reported by this model'}</dd>
       {usage?.cacheReadTokens !== undefined && (
         <>
           <dt>Cache read / write</dt>
           <dd>
-            {usage.cacheReadTokens.toLocaleString()} / {(usage.cacheWriteTokens ?? 0).toLocaleString()}
+            {formatCount(usage.cacheReadTokens)} / {formatCount(usage.cacheWriteTokens ?? 0)}
           </dd>
         </>
       )}

@@ -1,7 +1,7 @@
 import { partsOf, type FilePart, type ImagePart, type Message, type ToolCall } from 'advisor-chain/trace'
 import { useState } from 'react'
 import type { Change } from '../prompt'
-import { prettyJson } from './format'
+import { formatCount, prettyJson } from './format'
 
 /** Past this many messages the middle of a prompt is folded away until asked for. */
 const FOLD_OVER = 40
@@ -178,7 +178,7 @@ function describe(part: ImagePart | FilePart): string {
 function Reasoning({ text }: { text: string }) {
   return (
     <details className="reasoning" data-testid="message-reasoning">
-      <summary>Reasoning · {text.length.toLocaleString()} characters</summary>
+      <summary>Reasoning · {formatCount(text.length)} characters</summary>
       <div className="message-text">{text}</div>
     </details>
   )

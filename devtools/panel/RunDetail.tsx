@@ -7,7 +7,7 @@ import type { ForkRunner } from '../fork'
 import { ChainView, chainWarnings } from './ChainView'
 import { Compare } from './Compare'
 import { ErrorBoundary } from './ErrorBoundary'
-import { clock, duration, plural, shortId } from './format'
+import { clock, duration, formatCount, plural, shortId } from './format'
 import { Inspector } from './Inspector'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
@@ -65,7 +65,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
             <span className="stat" data-testid="sub-agent-figures">
               <b>{plural(agents.runs, 'sub-agent run')}</b> inside: model {duration(agents.modelMs)}
               {agents.usage
-                ? `, ${agents.usage.promptTokens.toLocaleString()} → ${agents.usage.completionTokens.toLocaleString()} tokens`
+                ? `, ${formatCount(agents.usage.promptTokens)} → ${formatCount(agents.usage.completionTokens)} tokens`
                 : ''}
               , {plural(agents.toolCalls, 'tool call')}
             </span>

@@ -4,7 +4,7 @@ import type { StatusFilter } from '../search'
 import { agentToolName, nestedRuns, newestTopLevel } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
-import { clock, duration, plural, shortId, tokensShort } from './format'
+import { clock, duration, formatCount, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
 import { WindowedList, type RowProps } from './windowed-list'
 
@@ -57,7 +57,7 @@ export function RunList({ store }: { store: DevtoolsStore }) {
       <div className="runs-count" aria-live="polite">
         {runs.length === all.length
           ? plural(all.length, 'run')
-          : `${runs.length.toLocaleString()} of ${plural(all.length, 'run')}`}
+          : `${formatCount(runs.length)} of ${plural(all.length, 'run')}`}
       </div>
       {runs.length === 0 ? (
         <p className="empty">

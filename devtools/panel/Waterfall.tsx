@@ -12,7 +12,7 @@ import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from 'advisor-chain/trace'
 import { subAgentRuns } from '../sub-agents'
-import { axisTicks, duration, durationCompact, plural } from './format'
+import { axisTicks, duration, durationCompact, formatCount, plural } from './format'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { useWidth } from './use-width'
@@ -479,7 +479,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       const running = child.status === 'running' && child.live
       const spent = [
         plural(child.rounds.length, 'round'),
-        child.usage && `${(child.usage.promptTokens + child.usage.completionTokens).toLocaleString()} tokens`,
+        child.usage && `${formatCount(child.usage.promptTokens + child.usage.completionTokens)} tokens`,
         child.toolCalls > 0 && plural(child.toolCalls, 'tool call'),
       ].filter(Boolean)
       const bad = child.status === 'error' || child.hasProblem
