@@ -4,7 +4,7 @@ import { roundFigures } from '../figures'
 import { diffPrompts, promptOf } from '../prompt'
 import type { DevtoolsStore, Selection } from '../store'
 import { duration, formatCount, plural, prettyJson, tokens } from './format'
-import { Messages, ToolCallView } from './Messages'
+import { Messages, StreamingAnswer, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
 import type { ForkRunner } from '../fork'
 import { ForkEditor } from './ForkEditor'
@@ -165,16 +165,7 @@ export function Inspector({
           ) : model && (model.streamed !== '' || model.streamedReasoning !== '') && round.errors.length === 0 ? (
             <>
               <p className="muted">Streaming: {plural(model.chunks, 'chunk')} so far.</p>
-              <Messages
-                messages={[
-                  {
-                    role: 'assistant',
-                    text: model.streamed,
-                    toolCalls: [],
-                    ...(model.streamedReasoning ? { reasoning: model.streamedReasoning } : {}),
-                  },
-                ]}
-              />
+              <StreamingAnswer text={model.streamed} reasoning={model.streamedReasoning} />
             </>
           ) : round.errors.length > 0 ? (
             <pre className="bad-text">

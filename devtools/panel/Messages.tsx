@@ -1,7 +1,8 @@
 import { partsOf, type FilePart, type ImagePart, type Message, type ToolCall } from 'advisor-chain/trace'
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import type { Change } from '../prompt'
 import { formatCount, prettyJson } from './format'
+import { GrowingText } from './growing-text'
 
 /** Past this many messages the middle of a prompt is folded away until asked for. */
 const FOLD_OVER = 40
@@ -11,7 +12,7 @@ const SHOWN_AT_END = 24
  * Chat messages as text (never HTML), each tool call shown with the result that answered it
  * (matched by id, wherever the result sits in the list).
  */
-export function Messages({
+export const Messages = memo(function Messages({
   messages,
   changes,
   results,
@@ -55,6 +56,32 @@ export function Messages({
   return (
     <ol className="messages" aria-label={`${messages.length} messages`}>
       {items}
+    </ol>
+  )
+})
+
+/**
+ * The answer as it streams: its text (and reasoning) grow by appending, the rest of the inspector
+ * stays as it was.
+ */
+export function StreamingAnswer({ text, reasoning }: { text: string; reasoning: string }) {
+  return (
+    <ol className="messages" aria-label="1 message">
+      <li>
+        <section className="message assistant" aria-label="assistant message, streaming" data-testid="prompt-message">
+          <div className="message-head">
+            <span className="role">assistant</span>
+            <span className="index">streaming</span>
+          </div>
+          {reasoning !== '' && (
+            <details className="reasoning" data-testid="message-reasoning">
+              <summary>Reasoning · {formatCount(reasoning.length)} characters</summary>
+              <GrowingText className="message-text" text={reasoning} />
+            </details>
+          )}
+          {text !== '' && <GrowingText className="message-text" text={text} testId="streaming-text" />}
+        </section>
+      </li>
     </ol>
   )
 }

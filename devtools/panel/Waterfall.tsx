@@ -7,7 +7,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react'
-import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
+import { WHOLE_RUN, isWholeRun, liveSpan, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView } from 'advisor-chain/trace'
@@ -105,7 +105,8 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
   const ticking = run.live && run.status === 'running'
   const clock = useNow(ticking)
   const now = run.end ?? (ticking ? Math.max(run.lastT, clock) : run.lastT)
-  const span = Math.max(now - run.start, 1)
+  // While the run runs, its axis ends at a round value ahead of now: bars keep their places as it grows.
+  const span = ticking && run.end === undefined ? liveSpan(now - run.start) : Math.max(now - run.start, 1)
   const [range, setRange] = useState<TimeWindow>(WHOLE_RUN)
   const frame = useRef<HTMLDivElement>(null)
   useZoomByWheel(frame, axis, setRange, run.rounds.length > 0)
