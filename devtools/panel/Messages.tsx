@@ -86,17 +86,32 @@ export function StreamingAnswer({ text, reasoning }: { text: string; reasoning: 
   )
 }
 
-function MessageView({
-  message,
-  index,
-  change,
-  answers,
-}: {
+interface MessageViewProps {
   message: Message
   index: number
   change: Change | undefined
   answers: ReadonlyMap<string, { text: string; failed: boolean }>
-}) {
+}
+
+/** The ids of the tool calls a message makes, whose answers it shows. */
+function callIds(message: Message): string[] {
+  if (message.role !== 'assistant') return []
+  const calls = message.parts ? partsOf(message).filter((part) => part.type === 'tool-call') : message.toolCalls
+  return calls.map((call) => call.id)
+}
+
+/** A message already shown stays as it is while the round's list grows or its fold moves. */
+const sameMessageView = (before: MessageViewProps, after: MessageViewProps) =>
+  before.message === after.message &&
+  before.index === after.index &&
+  before.change === after.change &&
+  callIds(after.message).every((id) => {
+    const was = before.answers.get(id)
+    const is = after.answers.get(id)
+    return was?.text === is?.text && was?.failed === is?.failed
+  })
+
+const MessageView = memo(function MessageView({ message, index, change, answers }: MessageViewProps) {
   return (
     <li>
       <section
@@ -132,7 +147,7 @@ function MessageView({
       </section>
     </li>
   )
-}
+}, sameMessageView)
 
 /** A message made of parts, in their order: reasoning folded, images as thumbnails, files as name and size. */
 function Parts({

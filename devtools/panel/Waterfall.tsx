@@ -1,4 +1,6 @@
 import {
+  memo,
+  useCallback,
   useEffect,
   useRef,
   useState,
@@ -16,7 +18,7 @@ import { axisTicks, duration, durationCompact, formatCount, plural } from './for
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { useWidth } from './use-width'
-import { WindowedList } from './windowed-list'
+import { WindowedList, type RowProps } from './windowed-list'
 
 const ROW_HEIGHT = 26
 const AXIS_HEIGHT = 24
@@ -119,12 +121,15 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
     return { left: `${left}%`, width: `${Math.max(0, at(to ?? now) - left)}%` }
   }
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
-  const toggle = (child: RunView) =>
-    setExpanded((open) => {
-      const next = new Set(open)
-      if (!next.delete(child.id)) next.add(child.id)
-      return next
-    })
+  const toggle = useCallback(
+    (child: RunView) =>
+      setExpanded((open) => {
+        const next = new Set(open)
+        if (!next.delete(child.id)) next.add(child.id)
+        return next
+      }),
+    [],
+  )
   const rows = rowsOf(run, store.runs(), expanded)
   const step = axisTicks(shown, Math.max(1, Math.floor(laneWidth / 90)))[1] ?? shown
   const ticks: number[] = []
@@ -225,42 +230,106 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
         testId="timeline"
         render={(row, _index, props) => {
           const target = selectionOf(row, run)
-          const view = describe(row, now, bar)
-          const agent = row.kind === 'agent'
           return (
-            <button
-              type="button"
-              className={`row ${row.kind}${view.bad ? ' bad' : ''}${row.depth > 0 ? ' nested' : ''}`}
-              aria-current={!agent && sameSelection(selection, target) ? 'true' : undefined}
-              aria-expanded={agent ? row.expanded : undefined}
-              data-testid={`timeline-${row.kind}`}
-              data-depth={row.depth}
-              onClick={() => (agent ? toggle(row.child) : store.select(target))}
-              {...props}
-            >
-              <span className="names" style={row.depth > 0 ? { paddingLeft: `${row.depth * 14}px` } : undefined}>
-                {view.badge}
-                {view.name && <span className="name">{view.name}</span>}
-                {view.legend ?? <span className="what">{view.detail}</span>}
-                {view.bad && <span className="sr-only">, failed</span>}
-                <span className="dur">
-                  {view.time === undefined
-                    ? view.running
-                      ? 'running'
-                      : view.cutOff
-                        ? 'cut off'
-                        : ''
-                    : duration(view.time)}
-                </span>
-              </span>
-              <span className="lane">{view.bar}</span>
-            </button>
+            <TimelineRow
+              row={row}
+              target={target}
+              current={row.kind !== 'agent' && sameSelection(selection, target)}
+              scale={`${run.start} ${shownFrom} ${shown}`}
+              change={changeOf(row, now)}
+              now={now}
+              bar={bar}
+              store={store}
+              toggle={toggle}
+              props={props}
+            />
           )
         }}
       />
     </div>
   )
 }
+
+/**
+ * What a row shows can have changed since it was drawn: in the last round of its run, whenever the
+ * run changed or time passed; a sub-agent's bar whenever its run changed. An earlier round is over
+ * and only moves with the axis (`scale`).
+ */
+function changeOf(row: Row, now: number): string {
+  if (row.kind === 'agent') return `${row.child.version} ${now}`
+  return row.round === row.run.rounds.at(-1) ? `${row.run.version} ${now}` : 'settled'
+}
+
+interface TimelineRowProps {
+  row: Row
+  target: Selection
+  current: boolean
+  /** The axis: the run's start and the window shown (ms). */
+  scale: string
+  change: string
+  now: number
+  bar: (from: number, to: number | undefined) => CSSProperties
+  store: DevtoolsStore
+  toggle: (child: RunView) => void
+  props: RowProps
+}
+
+const sameTimelineRow = (before: TimelineRowProps, after: TimelineRowProps) =>
+  before.scale === after.scale &&
+  before.change === after.change &&
+  before.current === after.current &&
+  before.store === after.store &&
+  before.toggle === after.toggle &&
+  before.props.tabIndex === after.props.tabIndex &&
+  before.props['aria-setsize'] === after.props['aria-setsize'] &&
+  before.props['aria-posinset'] === after.props['aria-posinset'] &&
+  sameRowOf(before.row, after.row)
+
+function sameRowOf(before: Row, after: Row): boolean {
+  if (before.kind !== after.kind || before.round !== after.round || before.run !== after.run) return false
+  if (before.depth !== after.depth) return false
+  if (before.kind === 'agent' && after.kind === 'agent')
+    return before.child === after.child && before.expanded === after.expanded
+  return ('index' in before ? before.index : -1) === ('index' in after ? after.index : -1)
+}
+
+/** One row of the timeline; it renders again only when what it shows may have changed. */
+const TimelineRow = memo(function TimelineRow({
+  row,
+  target,
+  current,
+  now,
+  bar,
+  store,
+  toggle,
+  props,
+}: TimelineRowProps) {
+  const view = describe(row, now, bar)
+  const agent = row.kind === 'agent'
+  return (
+    <button
+      type="button"
+      className={`row ${row.kind}${view.bad ? ' bad' : ''}${row.depth > 0 ? ' nested' : ''}`}
+      aria-current={current ? 'true' : undefined}
+      aria-expanded={agent ? row.expanded : undefined}
+      data-testid={`timeline-${row.kind}`}
+      data-depth={row.depth}
+      onClick={() => (agent ? toggle(row.child) : store.select(target))}
+      {...props}
+    >
+      <span className="names" style={row.depth > 0 ? { paddingLeft: `${row.depth * 14}px` } : undefined}>
+        {view.badge}
+        {view.name && <span className="name">{view.name}</span>}
+        {view.legend ?? <span className="what">{view.detail}</span>}
+        {view.bad && <span className="sr-only">, failed</span>}
+        <span className="dur">
+          {view.time === undefined ? (view.running ? 'running' : view.cutOff ? 'cut off' : '') : duration(view.time)}
+        </span>
+      </span>
+      <span className="lane">{view.bar}</span>
+    </button>
+  )
+}, sameTimelineRow)
 
 /** The zoom a key asks for: + and − zoom, 0 fits the whole run, Shift+←/→ pan. */
 function zoomKeys(event: KeyboardEvent<HTMLElement>): ((range: TimeWindow) => TimeWindow) | undefined {
