@@ -7,7 +7,7 @@ import { TraceCollector, type TraceEvent } from 'advisor-chain/trace'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { sampleEvent, sampleRun } from '../src/trace/testing/sample-trace'
 import { roundFigures, runFigures } from './figures'
-import { createDevtoolsStore, HIDDEN_FLUSH_MS } from './store'
+import { createDevtoolsStore, HIDDEN_FLUSH_MS, LIVE_FLUSH_MS } from './store'
 
 const weather = defineTool({
   name: 'weather',
@@ -491,7 +491,7 @@ describe('devtools store, from hand-written events', () => {
   })
 })
 
-describe('devtools store, while the page is hidden', () => {
+describe('devtools store, in a page', () => {
   const page = new EventTarget() as EventTarget & { hidden: boolean }
   afterEach(() => {
     vi.useRealTimers()
@@ -516,5 +516,28 @@ describe('devtools store, while the page is hidden', () => {
     page.dispatchEvent(new Event('visibilitychange'))
     expect(notified).toBe(2)
     expect(store.runs()[0]!.status).not.toBe('running')
+  })
+
+  it('tells subscribers of a steady stream of events ten times a second, and of the first at once', () => {
+    vi.useFakeTimers()
+    page.hidden = false
+    vi.stubGlobal('document', page)
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => setTimeout(callback, 16))
+    const store = createDevtoolsStore()
+    let notified = 0
+    store.subscribe(() => notified++)
+    const run = sampleRun({ toolRounds: 0, chunks: 400, answer: 'word '.repeat(400) })
+    store.emit(run[0]!)
+    vi.advanceTimersByTime(16)
+    expect(notified).toBe(1)
+    // 200 events a second for two seconds.
+    for (const event of run.slice(1, 401)) {
+      store.emit(event)
+      vi.advanceTimersByTime(5)
+    }
+    vi.advanceTimersByTime(LIVE_FLUSH_MS + 16)
+    expect(notified).toBeGreaterThanOrEqual(2000 / (LIVE_FLUSH_MS + 16))
+    expect(notified).toBeLessThanOrEqual(2000 / LIVE_FLUSH_MS + 2)
+    expect(store.eventCount()).toBe(401)
   })
 })

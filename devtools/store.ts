@@ -10,6 +10,13 @@ import {
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
 
+/**
+ * The least time between two notifications while events keep coming (a stream of a hundred chunks
+ * a second, a burst of tool rounds): the panel shows them ten times a second, in the same frames as
+ * its live bars grow, instead of on every frame. After a quiet spell the first event is shown on the
+ * next frame.
+ */
+export const LIVE_FLUSH_MS = 100
 /** How often subscribers hear of changes while the page is hidden (no frames are drawn then). */
 export const HIDDEN_FLUSH_MS = 1000
 /** Without animation frames (a server, a worker, Node): about a frame. */
@@ -107,6 +114,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   let visible: { version: number; filter: RunFilter; runs: RunView[] } | undefined
   let dirty = false
   let scheduled = false
+  let flushedAt = -Infinity
   // Counted here and published with the next flush, so a burst of events is one notification.
   let dropped = 0
   let missed = 0
@@ -127,6 +135,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     scheduled = false
     if (!dirty) return
     dirty = false
+    flushedAt = performance.now()
     store.setState((state) => ({
       version: state.version + 1,
       droppedRuns: dropped,
@@ -142,7 +151,11 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     if (typeof document === 'undefined' || typeof requestAnimationFrame !== 'function')
       setTimeout(flush, FRAMELESS_FLUSH_MS)
     else if (document.hidden) setTimeout(flush, HIDDEN_FLUSH_MS)
-    else requestAnimationFrame(flush)
+    else {
+      const wait = flushedAt + LIVE_FLUSH_MS - performance.now()
+      if (wait <= 0) requestAnimationFrame(flush)
+      else setTimeout(() => requestAnimationFrame(flush), wait)
+    }
   }
   // Shown again: what arrived while hidden is shown at once, not at the hidden pace.
   if (typeof document !== 'undefined' && typeof document.addEventListener === 'function')

@@ -1,5 +1,5 @@
 import type { Message, ToolDefinition, TraceEvent, RoundView, RunView, ToolSpan } from 'advisor-chain/trace'
-import { useState, type ReactNode } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import { roundFigures } from '../figures'
 import { diffPrompts, promptOf } from '../prompt'
 import type { DevtoolsStore, Selection } from '../store'
@@ -15,18 +15,17 @@ type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw' | 'fork'
 /** Raw JSON of more events than this is cut (a long stream has thousands of chunks). */
 const RAW_LIMIT = 300
 
-/** What was sent and received in the selected round or span: chat, diff, tool catalogue, timing, raw JSON. */
-export function Inspector({
-  store,
-  run,
-  selection,
-  fork,
-}: {
+interface InspectorProps {
   store: DevtoolsStore
   run: RunView
   selection: Selection | undefined
   fork?: ForkRunner | undefined
-}) {
+  /** Changes when what the inspector shows may have (a new event in the round it shows). */
+  change: string
+}
+
+/** What was sent and received in the selected round or span: chat, diff, tool catalogue, timing, raw JSON. */
+export const Inspector = memo(function Inspector({ store, run, selection, fork }: InspectorProps) {
   const [tab, setTab] = useState<Tab>('prompt')
   const round = run.rounds.find((candidate) => candidate.round === selection?.round) ?? run.rounds.at(-1)
   if (!round) return <p className="empty">Select a round in the timeline.</p>
@@ -186,7 +185,7 @@ export function Inspector({
       </Tabs>
     </section>
   )
-}
+})
 
 function resultsOf(round: RoundView): Map<string, { text: string; failed: boolean }> {
   const results = new Map<string, { text: string; failed: boolean }>()

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { subAgentFigures } from '../sub-agents'
-import type { DevtoolsStore } from '../store'
+import type { DevtoolsStore, Selection } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import type { ForkRunner } from '../fork'
 import { ChainView, chainWarnings } from './ChainView'
@@ -130,7 +130,14 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
               <Waterfall store={store} run={run} />
             </ErrorBoundary>
             <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
-              <Inspector key={inspected.id} store={store} run={inspected} selection={selected} fork={fork} />
+              <Inspector
+                key={inspected.id}
+                store={store}
+                run={inspected}
+                selection={selected}
+                fork={fork}
+                change={inspectorChange(inspected, selected)}
+              />
             </ErrorBoundary>
           </div>
         ) : view === 'compare' ? (
@@ -145,6 +152,16 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
       </Tabs>
     </section>
   )
+}
+
+/**
+ * When the inspector may show something new: on any change of the run while it shows the run's last
+ * round (which grows), else only when the run's status changes (an earlier round is over).
+ */
+function inspectorChange(run: RunView, selection: Selection | undefined): string {
+  const last = run.rounds.at(-1)?.round
+  const shown = selection?.runId === run.id ? (selection.round ?? last) : last
+  return shown === last ? `${run.status} ${run.version}` : run.status
 }
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {
