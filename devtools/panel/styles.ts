@@ -298,7 +298,7 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }
 
 /* mounting: the floating toggle and the dock */
-.dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); contain: strict; }
+.dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); contain: strict; will-change: transform; }
 .dock.bottom { left: 0; right: 0; bottom: 0; }
 .dock.right { top: 0; right: 0; bottom: 0; box-shadow: -6px 0 24px rgba(15, 20, 35, .16); }
 .resize { position: absolute; z-index: 3; background: transparent; }
