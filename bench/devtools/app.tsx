@@ -96,15 +96,21 @@ function App() {
     // The frame that shows the update: after the next animation frame's paint.
     requestAnimationFrame(() => setTimeout(() => clicks.push(performance.now() - at)))
   }
-  const last = chat.messages.at(-1)
   return (
     <main style={{ font: '14px system-ui', padding: 16, paddingBottom: 'var(--advisor-devtools-bottom, 0px)' }}>
       <button type="button" data-testid="ping" onClick={ping} style={{ padding: '8px 16px' }}>
         Ping {pings}
       </button>
       <span data-testid="status"> {chat.status}</span>
-      <p>{chat.messages.length} messages</p>
-      <p style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap' }}>{last?.text}</p>
+      {/* The conversation as an app shows it: each message's tool calls, then its text. */}
+      <ol style={{ maxHeight: 240, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
+        {chat.messages.map((message) => (
+          <li key={message.id} data-role={message.role}>
+            {message.toolCalls.length > 0 && <small>{message.toolCalls.map((call) => call.name).join(', ')} </small>}
+            {message.text}
+          </li>
+        ))}
+      </ol>
       <AdvisorDevtools store={store} enabled initialIsOpen={open} position="bottom" />
     </main>
   )
