@@ -168,13 +168,13 @@ const goals = {
   'click p95 ≤ 1.2x': ratios.clickP95 <= 1.2,
   'rounds busy ≤ 1.5x': ratios.roundsBusy <= 1.5,
 }
-const row = (label, of) => `${label.padEnd(44)}${String(of(closed)).padStart(26)}${String(of(open)).padStart(26)}`
+const row = (label, of) => `${label.padEnd(44)}${String(of(closed)).padStart(30)}${String(of(open)).padStart(30)}`
 const ms = (value) => `${Math.round(value)}`
 const s = (value) => (value / 1000).toFixed(2)
 console.error(
   [
     `devtools: medians of ${RUNS} loads each (ms unless said)`,
-    `${''.padEnd(44)}${'closed'.padStart(26)}${'open'.padStart(26)}`,
+    `${''.padEnd(44)}${'closed'.padStart(30)}${'open'.padStart(30)}`,
     row(`${CHUNKS} chunks at ~${Math.round(1000 / DELAY_MS)}/s: stream s`, (side) => s(side.stream.ms)),
     row('  busy all / script / layout / style s', (side) =>
       ['all', 'script', 'layout', 'style'].map((key) => s(side.stream.busy[key])).join(' / '),
