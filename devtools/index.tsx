@@ -3,7 +3,7 @@
 // The panel's code is loaded only when it first renders in a page, and in a production build it
 // renders nothing unless `enabled` (or it is loaded with `loadDevtools()`). On the server, and in
 // the render that hydrates, it renders nothing: it mounts once the page runs.
-import { Suspense, lazy, memo, useCallback, useEffect, useLayoutEffect, useState } from 'react'
+import { Suspense, lazy, useEffect, useLayoutEffect, useState } from 'react'
 import { openedAt, reserveDockRoom, type Dock } from './dock'
 import { LoadBoundary } from './load-boundary'
 import { preferences, savePreferences } from './preferences'
@@ -29,10 +29,8 @@ export type { ComparedRound, RunComparison } from './compare'
 /** The real panel components, loaded on demand (also in production builds). */
 export const loadDevtools = (): Promise<typeof Panel> => import('./panel')
 
-// Memoized: the page re-renders the component that holds the devtools (on every chunk of a
-// streaming answer, say); the panel renders from its store, not because its host did.
-const LazyDevtools = lazy(() => loadDevtools().then((module) => ({ default: memo(module.AdvisorDevtools) })))
-const LazyPanel = lazy(() => loadDevtools().then((module) => ({ default: memo(module.AdvisorDevtoolsPanel) })))
+const LazyDevtools = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtools })))
+const LazyPanel = lazy(() => loadDevtools().then((module) => ({ default: module.AdvisorDevtoolsPanel })))
 
 // Only the one field bundlers replace; no Node types in a browser package.
 declare const process: { env: { NODE_ENV?: string } }
@@ -67,10 +65,10 @@ export function AdvisorDevtools({ enabled = !isProduction(), ...props }: Advisor
   const mounted = useMounted()
   // Read once, not on every render of the page's component that holds the devtools.
   const [opened, setOpened] = useState(() => preferences().open ?? props.initialIsOpen ?? false)
-  const open = useCallback(() => {
+  const open = () => {
     savePreferences({ open: true })
     setOpened(true)
-  }, [])
+  }
   if (!enabled || !mounted) return null
   if (!opened) return <ClosedToggle store={props.store} onOpen={open} />
   return (

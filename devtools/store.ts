@@ -19,8 +19,6 @@ import { matchesFilter, type RunFilter } from './search'
 export const LIVE_FLUSH_MS = 100
 /** How often subscribers hear of changes while the page is hidden (no frames are drawn then). */
 export const HIDDEN_FLUSH_MS = 1000
-/** Without animation frames (a server, a worker, Node): about a frame. */
-const FRAMELESS_FLUSH_MS = 16
 
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */
@@ -115,6 +113,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   let dirty = false
   let scheduled = false
   let flushedAt = -Infinity
+  const page = typeof document !== 'undefined' && typeof requestAnimationFrame === 'function'
   // Counted here and published with the next flush, so a burst of events is one notification.
   let dropped = 0
   let missed = 0
@@ -148,20 +147,11 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     dirty = true
     if (scheduled) return
     scheduled = true
-    if (typeof document === 'undefined' || typeof requestAnimationFrame !== 'function')
-      setTimeout(flush, FRAMELESS_FLUSH_MS)
+    // Without animation frames (a server, a worker, Node): about a frame.
+    if (!page) setTimeout(flush, 16)
     else if (document.hidden) setTimeout(flush, HIDDEN_FLUSH_MS)
-    else {
-      const wait = flushedAt + LIVE_FLUSH_MS - performance.now()
-      if (wait <= 0) requestAnimationFrame(flush)
-      else setTimeout(() => requestAnimationFrame(flush), wait)
-    }
+    else setTimeout(() => requestAnimationFrame(flush), flushedAt + LIVE_FLUSH_MS - performance.now())
   }
-  // Shown again: what arrived while hidden is shown at once, not at the hidden pace.
-  if (typeof document !== 'undefined' && typeof document.addEventListener === 'function')
-    document.addEventListener('visibilitychange', () => {
-      if (!document.hidden && scheduled) flush()
-    })
   const enforceBounds = () => {
     const { maxRuns, maxEvents } = store.getState()
     while (model.size > 1 && (model.size > maxRuns || model.eventCount > maxEvents)) {

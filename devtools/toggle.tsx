@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect } from 'react'
+import { useLayoutEffect } from 'react'
 import { useStore } from 'zustand'
 import { reserveDockRoom } from './dock'
 import { ShadowRoot } from './shadow-root'
@@ -27,13 +27,7 @@ const toggleStyles = `
  * whether one is running or failed. It is all that loads until the panel is first opened, and it
  * tells the page the room it takes (`--advisor-devtools-bottom`), as the open panel does.
  */
-export const ClosedToggle = memo(function ClosedToggle({
-  store,
-  onOpen,
-}: {
-  store: DevtoolsStore
-  onOpen: () => void
-}) {
+export function ClosedToggle({ store, onOpen }: { store: DevtoolsStore; onOpen: () => void }) {
   useStore(store, (state) => state.version)
   // Before paint, as the open panel's room: opening or closing never shows a frame without room.
   useLayoutEffect(() => reserveDockRoom('bottom', TOGGLE_ROOM), [])
@@ -63,4 +57,4 @@ export const ClosedToggle = memo(function ClosedToggle({
       </button>
     </ShadowRoot>
   )
-})
+}
