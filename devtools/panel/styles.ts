@@ -110,6 +110,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .dot.incomplete { background: var(--bg); box-shadow: inset 0 0 0 2px var(--fg3); }
 .dot.running { background: var(--accent); animation: pulse .9s ease-in-out infinite alternate; }
 @keyframes pulse { from { opacity: .3 } to { opacity: 1 } }
+/* On the compositor: a pulsing dot or bar costs the page no style or paint on each frame. */
+.dot.running, .chevron.running, .bar.live { will-change: opacity; }
 @media (prefers-reduced-motion: reduce) { .dot.running, .bar.retrieval { background: var(--valid); opacity: .55; }
 .bar.live { animation: none; } }
 
@@ -210,6 +212,8 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .inspector-head strong { font-weight: 650; }
 .inspector-body { overflow: auto; flex: 1; min-height: 0; padding: 10px 12px 14px; display: flex; flex-direction: column; gap: 8px; contain: layout paint style; }
 .messages { display: flex; flex-direction: column; gap: 8px; }
+/* A long prompt lays out and paints only the messages in view. */
+.messages > li { content-visibility: auto; contain-intrinsic-size: auto 90px; }
 .message { border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: var(--bg); }
 .message.added { border-color: var(--ok); box-shadow: inset 3px 0 0 var(--ok); }
 .message.removed { border-color: var(--bad); box-shadow: inset 3px 0 0 var(--bad); opacity: .85; }
