@@ -1,6 +1,6 @@
 // Builds each bench/*.bench.ts with Vite (production code, no test transforms), runs it in a fresh
 // Node process — and the benches in BROWSER_BENCHES also (or, BROWSER_ONLY, only) in Chromium — measures bundle sizes and the
-// cold start of a page (bench/cold-start), and prints one JSON document with every result.
+// cold start of a page (bench/cold-start) and the devtools' cost to a page (bench/devtools), and prints one JSON document with every result.
 // Usage: npm run bench [-- name-filter]
 import { spawnSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
@@ -117,6 +117,18 @@ if ('cold-start'.includes(filter)) {
   })
   if (run.status !== 0) {
     console.error('bench cold-start failed')
+    process.exit(1)
+  }
+  results.push(JSON.parse(run.stdout.trim().split('\n').at(-1)))
+}
+// The devtools' cost to the page they watch, closed vs open, in Chromium: its own runner (bench/devtools).
+if ('devtools'.includes(filter)) {
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'devtools', 'run.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  if (run.status !== 0) {
+    console.error('bench devtools failed')
     process.exit(1)
   }
   results.push(JSON.parse(run.stdout.trim().split('\n').at(-1)))

@@ -1,4 +1,5 @@
 import type { Usage, RoundView, RunView, RunViewStatus as Status } from 'advisor-chain/trace'
+import { formatCount } from './number-format'
 
 // Figures derived from a grouped run, computed when shown (each is a pass over one round's spans).
 
@@ -110,7 +111,7 @@ export function runFigures(run: RunView): RunFigures {
 /** A run's tokens in → out, or why there are none. */
 export function usageText(run: RunView): string {
   const usage = run.usage
-  if (usage) return `${usage.promptTokens.toLocaleString()} → ${usage.completionTokens.toLocaleString()}`
+  if (usage) return `${formatCount(usage.promptTokens)} → ${formatCount(usage.completionTokens)}`
   return run.status === 'running' ? 'none reported yet' : 'not reported by this model'
 }
 

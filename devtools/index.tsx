@@ -78,15 +78,14 @@ export function AdvisorDevtools({ enabled: given, ...props }: AdvisorDevtoolsPro
   const enabled = given ?? !isProduction()
   useOffInProductionNote(given)
   const mounted = useMounted()
-  const [opened, setOpened] = useState(false)
-  if (!enabled || !mounted) return null
-  if (!opened && !(preferences().open ?? props.initialIsOpen ?? false)) {
-    const open = () => {
-      savePreferences({ open: true })
-      setOpened(true)
-    }
-    return <ClosedToggle store={props.store} onOpen={open} />
+  // Read once, not on every render of the page's component that holds the devtools.
+  const [opened, setOpened] = useState(() => preferences().open ?? props.initialIsOpen ?? false)
+  const open = () => {
+    savePreferences({ open: true })
+    setOpened(true)
   }
+  if (!enabled || !mounted) return null
+  if (!opened) return <ClosedToggle store={props.store} onOpen={open} />
   return (
     <LoadBoundary>
       <Suspense fallback={<PanelRoom position={props.position ?? 'bottom'} />}>

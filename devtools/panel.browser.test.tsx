@@ -65,6 +65,31 @@ describe('the devtools panel in a page', () => {
     expect(shadow.querySelector('marquee')).toBeNull()
   })
 
+  it('appends a streaming answer to what the inspector shows, never setting its whole text again', async () => {
+    const store = createDevtoolsStore()
+    const events = sampleRun({ toolRounds: 0, answer: 'one two three four five six', chunks: 6 })
+    const chunks = events.filter((event) => event.type === 'model-chunk')
+    const streaming = events.slice(0, events.indexOf(chunks.at(-1)!) + 1)
+    const first = streaming.indexOf(chunks[0]!)
+    for (const event of streaming.slice(0, first + 1)) store.emit(event)
+    store.flush()
+    const shadow = shadowOf(await render(<AdvisorDevtoolsPanel store={store} />))
+    const response = [...shadow.querySelectorAll<HTMLElement>('[role="tab"]')].find(
+      (tab) => tab.textContent === 'Response',
+    )
+    await act(async () => response!.click())
+    const text = () => shadow.querySelector('[data-testid="streaming-text"]')?.textContent
+    expect(text()).toBe('one ')
+    const appended = vi.spyOn(Text.prototype, 'appendData')
+    for (const event of streaming.slice(first + 1)) {
+      store.emit(event)
+      await act(async () => store.flush())
+    }
+    expect(text()).toBe('one two three four five six')
+    expect(appended.mock.calls.map(([data]) => data)).toEqual(['two ', 'three ', 'four ', 'five ', 'six'])
+    appended.mockRestore()
+  })
+
   it('shows the reasoning of a round folded above its answer, apart from the text', async () => {
     const store = createDevtoolsStore()
     const thought = 'The user asks the time; the tool said 12:00.'

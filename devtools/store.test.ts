@@ -4,10 +4,10 @@ import { ChatClient } from '../src/client'
 import { ScriptedChatModel } from '../src/models'
 import { defineTool } from '../src/tools'
 import { TraceCollector, type TraceEvent } from 'advisor-chain/trace'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { sampleEvent, sampleRun } from '../src/trace/testing/sample-trace'
 import { roundFigures, runFigures } from './figures'
-import { createDevtoolsStore } from './store'
+import { createDevtoolsStore, HIDDEN_FLUSH_MS, LIVE_FLUSH_MS } from './store'
 
 const weather = defineTool({
   name: 'weather',
@@ -488,5 +488,51 @@ describe('devtools store, from hand-written events', () => {
     expect(store.eventCount()).toBe(count)
     expect(store.runs()).toHaveLength(200)
     expect(store.runs().every((run) => run.rounds.length === 4 && run.toolCalls === 6)).toBe(true)
+  })
+})
+
+describe('devtools store, in a page', () => {
+  const page = { hidden: true }
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+  })
+
+  it('tells subscribers once a second while the page is hidden', () => {
+    vi.useFakeTimers()
+    page.hidden = true
+    vi.stubGlobal('document', page)
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => setTimeout(callback, 16))
+    const store = createDevtoolsStore()
+    let notified = 0
+    store.subscribe(() => notified++)
+    store.emit(sampleEvent('run-start', { runId: 'hidden', round: 0 }))
+    vi.advanceTimersByTime(100)
+    expect(notified).toBe(0)
+    vi.advanceTimersByTime(HIDDEN_FLUSH_MS)
+    expect(notified).toBe(1)
+  })
+
+  it('tells subscribers of a steady stream of events ten times a second, and of the first at once', () => {
+    vi.useFakeTimers()
+    page.hidden = false
+    vi.stubGlobal('document', page)
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => setTimeout(callback, 16))
+    const store = createDevtoolsStore()
+    let notified = 0
+    store.subscribe(() => notified++)
+    const run = sampleRun({ toolRounds: 0, chunks: 400, answer: 'word '.repeat(400) })
+    store.emit(run[0]!)
+    vi.advanceTimersByTime(16)
+    expect(notified).toBe(1)
+    // 200 events a second for two seconds.
+    for (const event of run.slice(1, 401)) {
+      store.emit(event)
+      vi.advanceTimersByTime(5)
+    }
+    vi.advanceTimersByTime(LIVE_FLUSH_MS + 16)
+    expect(notified).toBeGreaterThanOrEqual(2000 / (LIVE_FLUSH_MS + 16))
+    expect(notified).toBeLessThanOrEqual(2000 / LIVE_FLUSH_MS + 2)
+    expect(store.eventCount()).toBe(401)
   })
 })

@@ -10,6 +10,16 @@ import {
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
 
+/**
+ * The least time between two notifications while events keep coming (a stream of a hundred chunks
+ * a second, a burst of tool rounds): the panel shows them ten times a second, in the same frames as
+ * its live bars grow, instead of on every frame. After a quiet spell the first event is shown on the
+ * next frame.
+ */
+export const LIVE_FLUSH_MS = 100
+/** How often subscribers hear of changes while the page is hidden (no frames are drawn then). */
+export const HIDDEN_FLUSH_MS = 1000
+
 export interface DevtoolsStoreOptions {
   /** Runs kept; the oldest go first (default 100). */
   maxRuns?: number
@@ -102,6 +112,8 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   let visible: { version: number; filter: RunFilter; runs: RunView[] } | undefined
   let dirty = false
   let scheduled = false
+  let flushedAt = -Infinity
+  const page = typeof document !== 'undefined' && typeof requestAnimationFrame === 'function'
   // Counted here and published with the next flush, so a burst of events is one notification.
   let dropped = 0
   let missed = 0
@@ -122,6 +134,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     scheduled = false
     if (!dirty) return
     dirty = false
+    flushedAt = performance.now()
     store.setState((state) => ({
       version: state.version + 1,
       droppedRuns: dropped,
@@ -134,9 +147,10 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     dirty = true
     if (scheduled) return
     scheduled = true
-    if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden)
-      requestAnimationFrame(flush)
-    else setTimeout(flush, 16)
+    // Without animation frames (a server, a worker, Node): about a frame.
+    if (!page) setTimeout(flush, 16)
+    else if (document.hidden) setTimeout(flush, HIDDEN_FLUSH_MS)
+    else setTimeout(() => requestAnimationFrame(flush), flushedAt + LIVE_FLUSH_MS - performance.now())
   }
   const enforceBounds = () => {
     const { maxRuns, maxEvents } = store.getState()

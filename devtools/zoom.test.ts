@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { WHOLE_RUN, isWholeRun, pan, zoom } from './zoom'
+import { WHOLE_RUN, isWholeRun, liveSpan, pan, zoom } from './zoom'
 
 describe('timeline zoom and pan', () => {
   it('zooms in around the middle by default', () => {
@@ -24,5 +24,16 @@ describe('timeline zoom and pan', () => {
     expect(pan(window, 10)).toEqual({ from: expect.closeTo(0.8) as number, to: 1 })
     expect(pan(window, -10)).toEqual({ from: 0, to: expect.closeTo(0.2) as number })
     expect(isWholeRun(pan(WHOLE_RUN, 1))).toBe(true)
+  })
+})
+
+describe("a running run's axis", () => {
+  it('ends at the next round value at or past the time elapsed', () => {
+    expect([0, 0.4, 1, 101, 999, 1000, 4100, 61_000].map(liveSpan)).toEqual([1, 1, 1, 125, 1000, 1000, 5000, 80_000])
+  })
+
+  it('keeps its length while the run grows into it: 3,000 events over 15 s give about twenty scales', () => {
+    const scales = new Set(Array.from({ length: 3000 }, (_, index) => liveSpan(100 + index * 5)))
+    expect(scales.size).toBeLessThanOrEqual(25)
   })
 })

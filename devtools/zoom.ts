@@ -33,3 +33,17 @@ function clamp(from: number, width: number): TimeWindow {
   const start = Math.min(Math.max(0, from), 1 - width)
   return { from: start, to: start + width }
 }
+
+/** The steps of a live run's axis in each power of ten: it grows by a quarter at most, now and then. */
+const LIVE_STEPS = [1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]
+
+/**
+ * The length of a running run's time axis (ms) once `elapsed` ms have passed: the next round value
+ * at or past it. The axis keeps its scale while the run grows into it, so a new event moves only the
+ * bars that grew, not every bar of the timeline.
+ */
+export function liveSpan(elapsed: number): number {
+  const at = Math.max(elapsed, 1)
+  const magnitude = 10 ** Math.floor(Math.log10(at))
+  return LIVE_STEPS.find((step) => step * magnitude >= at * (1 - 1e-12))! * magnitude
+}

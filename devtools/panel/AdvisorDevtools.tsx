@@ -35,7 +35,7 @@ function usePageInsets(open: boolean, dock: Dock, size: number): void {
 
 /** A floating button that opens the panel docked at the bottom or right of the page. */
 export function AdvisorDevtools({ initialIsOpen = false, position = 'bottom', ...panel }: AdvisorDevtoolsProps) {
-  const saved = preferences()
+  const [saved] = useState(preferences)
   const [open, setOpen] = useState(saved.open ?? initialIsOpen)
   const [chosenDock, setDock] = useState<Dock>(saved.dock ?? position)
   const viewport = useViewport()

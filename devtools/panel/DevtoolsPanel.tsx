@@ -58,11 +58,13 @@ function PanelContent({
   theme,
   onTheme,
 }: DevtoolsPanelProps & { theme: 'light' | 'dark'; onTheme: () => void }) {
-  useDevtools(store, (state) => state.version)
-  const selection = useDevtools(store, (state) => state.selection)
-  const [imported, setImported] = useState<{ error?: string; name?: string }>({})
+  // Renders again when another run is shown, not on every event: the run's own views follow it.
   // Without a selection the panel follows the newest run that no other run started (sub-agents' runs are in its timeline).
-  const run = (selection && store.run(selection.within ?? selection.runId)) ?? newestTopLevel(store.runs())
+  const run = useDevtools(
+    store,
+    ({ selection }) => (selection && store.run(selection.within ?? selection.runId)) ?? newestTopLevel(store.runs()),
+  )
+  const [imported, setImported] = useState<{ error?: string; name?: string }>({})
   return (
     <>
       <Toolbar store={store} theme={theme} onTheme={onTheme} onImport={setImported}>
@@ -101,11 +103,12 @@ function Notes({
   const missed = useDevtools(store, (state) => state.missed)
   const paused = useDevtools(store, (state) => state.paused)
   const source = useDevtools(store, (state) => state.source)
-  const limits = useDevtools(store, (state) => `${plural(state.maxRuns, 'run')} or ${plural(state.maxEvents, 'event')}`)
+  const maxRuns = useDevtools(store, (state) => state.maxRuns)
   const maxEvents = useDevtools(store, (state) => state.maxEvents)
-  useDevtools(store, (state) => state.version)
-  const trimmedRun = store.runs().find((run) => run.trimmed)
-  const trimmed = trimmedRun?.trimmed && { id: trimmedRun.id, ...trimmedRun.trimmed }
+  // A new object on each trim: the note renders again when its figures change, not on every event.
+  const trimmedFigures = useDevtools(store, () => store.runs().find((run) => run.trimmed)?.trimmed)
+  const trimmedRun = trimmedFigures && store.runs().find((run) => run.trimmed === trimmedFigures)
+  const trimmed = trimmedRun && trimmedFigures && { id: trimmedRun.id, ...trimmedFigures }
   const notes: Array<{ kind: string; text: ReactNode; testId: string }> = []
   if (importError) notes.push({ kind: 'bad', text: importError, testId: 'import-error' })
   if (source.kind === 'file')
@@ -123,7 +126,7 @@ function Notes({
   if (dropped > 0)
     notes.push({
       kind: 'info',
-      text: `${plural(dropped, 'older run')} dropped to stay within ${limits}.`,
+      text: `${plural(dropped, 'older run')} dropped to stay within ${plural(maxRuns, 'run')} or ${plural(maxEvents, 'event')}.`,
       testId: 'dropped-note',
     })
   if (paused)

@@ -1,12 +1,12 @@
 import type { Message, ToolDefinition, TraceEvent, RoundView, RunView, ToolSpan } from 'advisor-chain/trace'
 import { costOfRound } from 'advisor-chain/trace'
-import { useState, type ReactNode } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import { roundFigures } from '../figures'
 import { costText, usd } from '../costs'
 import { diffPrompts, promptOf } from '../prompt'
 import type { DevtoolsStore, Selection } from '../store'
-import { duration, plural, prettyJson, tokens } from './format'
-import { Messages, ToolCallView } from './Messages'
+import { duration, formatCount, plural, prettyJson, tokens } from './format'
+import { Messages, StreamingAnswer, ToolCallView } from './Messages'
 import { Tabs } from './Tabs'
 import type { ForkRunner } from '../fork'
 import { ForkEditor } from './ForkEditor'
@@ -17,18 +17,17 @@ type Tab = 'prompt' | 'diff' | 'response' | 'tools' | 'timing' | 'raw' | 'fork'
 /** Raw JSON of more events than this is cut (a long stream has thousands of chunks). */
 const RAW_LIMIT = 300
 
-/** What was sent and received in the selected round or span: chat, diff, tool catalogue, timing, raw JSON. */
-export function Inspector({
-  store,
-  run,
-  selection,
-  fork,
-}: {
+interface InspectorProps {
   store: DevtoolsStore
   run: RunView
   selection: Selection | undefined
   fork?: ForkRunner | undefined
-}) {
+  /** Changes when what the inspector shows may have (a new event in the round it shows). */
+  change: string
+}
+
+/** What was sent and received in the selected round or span: chat, diff, tool catalogue, timing, raw JSON. */
+export const Inspector = memo(function Inspector({ store, run, selection, fork }: InspectorProps) {
   const [tab, setTab] = useState<Tab>('prompt')
   const round = run.rounds.find((candidate) => candidate.round === selection?.round) ?? run.rounds.at(-1)
   if (!round) return <p className="empty">Select a round in the timeline.</p>
@@ -167,16 +166,7 @@ export function Inspector({
           ) : model && (model.streamed !== '' || model.streamedReasoning !== '') && round.errors.length === 0 ? (
             <>
               <p className="muted">Streaming: {plural(model.chunks, 'chunk')} so far.</p>
-              <Messages
-                messages={[
-                  {
-                    role: 'assistant',
-                    text: model.streamed,
-                    toolCalls: [],
-                    ...(model.streamedReasoning ? { reasoning: model.streamedReasoning } : {}),
-                  },
-                ]}
-              />
+              <StreamingAnswer text={model.streamed} reasoning={model.streamedReasoning} />
             </>
           ) : round.errors.length > 0 ? (
             <pre className="bad-text">
@@ -197,7 +187,7 @@ export function Inspector({
       </Tabs>
     </section>
   )
-}
+})
 
 function resultsOf(round: RoundView): Map<string, { text: string; failed: boolean }> {
   const results = new Map<string, { text: string; failed: boolean }>()
@@ -307,12 +297,12 @@ function Timing({ round }: { round: RoundView }) {
       )}
       <RoundCost round={round} />
       <dt>Tokens</dt>
-      <dd>{usage ? `${tokens(usage)} (${usage.totalTokens.toLocaleString()} total)` : 'not reported by this model'}</dd>
+      <dd>{usage ? `${tokens(usage)} (${formatCount(usage.totalTokens)} total)` : 'not reported by this model'}</dd>
       {usage?.cacheReadTokens !== undefined && (
         <>
           <dt>Cache read / write</dt>
           <dd>
-            {usage.cacheReadTokens.toLocaleString()} / {(usage.cacheWriteTokens ?? 0).toLocaleString()}
+            {formatCount(usage.cacheReadTokens)} / {formatCount(usage.cacheWriteTokens ?? 0)}
           </dd>
         </>
       )}

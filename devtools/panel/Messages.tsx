@@ -1,7 +1,8 @@
 import { partsOf, type FilePart, type ImagePart, type Message, type ToolCall } from 'advisor-chain/trace'
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import type { Change } from '../prompt'
-import { prettyJson } from './format'
+import { formatCount, prettyJson } from './format'
+import { GrowingText } from './growing-text'
 
 /** Past this many messages the middle of a prompt is folded away until asked for. */
 const FOLD_OVER = 40
@@ -11,7 +12,7 @@ const SHOWN_AT_END = 24
  * Chat messages as text (never HTML), each tool call shown with the result that answered it
  * (matched by id, wherever the result sits in the list).
  */
-export function Messages({
+export const Messages = memo(function Messages({
   messages,
   changes,
   results,
@@ -57,19 +58,60 @@ export function Messages({
       {items}
     </ol>
   )
+})
+
+/**
+ * The answer as it streams: its text (and reasoning) grow by appending, the rest of the inspector
+ * stays as it was.
+ */
+export function StreamingAnswer({ text, reasoning }: { text: string; reasoning: string }) {
+  return (
+    <ol className="messages" aria-label="1 message">
+      <li>
+        <section className="message assistant" aria-label="assistant message, streaming" data-testid="prompt-message">
+          <div className="message-head">
+            <span className="role">assistant</span>
+            <span className="index">streaming</span>
+          </div>
+          {reasoning !== '' && (
+            <details className="reasoning" data-testid="message-reasoning">
+              <summary>Reasoning · {formatCount(reasoning.length)} characters</summary>
+              <GrowingText className="message-text" text={reasoning} />
+            </details>
+          )}
+          {text !== '' && <GrowingText className="message-text" text={text} testId="streaming-text" />}
+        </section>
+      </li>
+    </ol>
+  )
 }
 
-function MessageView({
-  message,
-  index,
-  change,
-  answers,
-}: {
+interface MessageViewProps {
   message: Message
   index: number
   change: Change | undefined
   answers: ReadonlyMap<string, { text: string; failed: boolean }>
-}) {
+}
+
+/** The ids of the tool calls a message makes, whose answers it shows. */
+function callIds(message: Message): string[] {
+  if (message.role !== 'assistant') return []
+  const calls = message.parts ? partsOf(message).filter((part) => part.type === 'tool-call') : message.toolCalls
+  return calls.map((call) => call.id)
+}
+
+/** A message already shown stays as it is while the round's list grows or its fold moves. */
+const sameMessageView = (before: MessageViewProps, after: MessageViewProps) =>
+  before.message === after.message &&
+  before.index === after.index &&
+  before.change === after.change &&
+  callIds(after.message).every((id) => {
+    const was = before.answers.get(id)
+    const is = after.answers.get(id)
+    return was?.text === is?.text && was?.failed === is?.failed
+  })
+
+const MessageView = memo(function MessageView({ message, index, change, answers }: MessageViewProps) {
   return (
     <li>
       <section
@@ -105,7 +147,7 @@ function MessageView({
       </section>
     </li>
   )
-}
+}, sameMessageView)
 
 /** A message made of parts, in their order: reasoning folded, images as thumbnails, files as name and size. */
 function Parts({
@@ -178,7 +220,7 @@ function describe(part: ImagePart | FilePart): string {
 function Reasoning({ text }: { text: string }) {
   return (
     <details className="reasoning" data-testid="message-reasoning">
-      <summary>Reasoning · {text.length.toLocaleString()} characters</summary>
+      <summary>Reasoning · {formatCount(text.length)} characters</summary>
       <div className="message-text">{text}</div>
     </details>
   )

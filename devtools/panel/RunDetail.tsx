@@ -3,13 +3,13 @@ import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
 import { costText, runCosts, usd } from '../costs'
-import type { DevtoolsStore } from '../store'
+import type { DevtoolsStore, Selection } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import type { ForkRunner } from '../fork'
 import { ChainView, chainWarnings } from './ChainView'
 import { Compare } from './Compare'
 import { ErrorBoundary } from './ErrorBoundary'
-import { clock, duration, plural, shortId } from './format'
+import { clock, duration, formatCount, plural, shortId } from './format'
 import { Inspector } from './Inspector'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
@@ -67,7 +67,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
             <span className="stat" data-testid="sub-agent-figures">
               <b>{plural(agents.runs, 'sub-agent run')}</b> inside: model {duration(agents.modelMs)}
               {agents.usage
-                ? `, ${agents.usage.promptTokens.toLocaleString()} → ${agents.usage.completionTokens.toLocaleString()} tokens`
+                ? `, ${formatCount(agents.usage.promptTokens)} → ${formatCount(agents.usage.completionTokens)} tokens`
                 : ''}
               , {plural(agents.toolCalls, 'tool call')}
             </span>
@@ -145,7 +145,14 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
               <Waterfall store={store} run={run} />
             </ErrorBoundary>
             <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
-              <Inspector key={inspected.id} store={store} run={inspected} selection={selected} fork={fork} />
+              <Inspector
+                key={inspected.id}
+                store={store}
+                run={inspected}
+                selection={selected}
+                fork={fork}
+                change={inspectorChange(inspected, selected)}
+              />
             </ErrorBoundary>
           </div>
         ) : view === 'compare' ? (
@@ -160,6 +167,16 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
       </Tabs>
     </section>
   )
+}
+
+/**
+ * When the inspector may show something new: on any change of the run while it shows the run's last
+ * round (which grows), else only when the run's status changes (an earlier round is over).
+ */
+function inspectorChange(run: RunView, selection: Selection | undefined): string {
+  const last = run.rounds.at(-1)?.round
+  const shown = selection?.runId === run.id ? (selection.round ?? last) : last
+  return shown === last ? `${run.status} ${run.version}` : run.status
 }
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {

@@ -1,10 +1,10 @@
-import type { CSSProperties } from 'react'
+import { memo, type CSSProperties } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
 import type { StatusFilter } from '../search'
 import { agentToolName, nestedRuns, newestTopLevel } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
-import { clock, duration, plural, shortId, tokensShort } from './format'
+import { clock, duration, formatCount, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
 import { WindowedList, type RowProps } from './windowed-list'
 
@@ -57,7 +57,7 @@ export function RunList({ store }: { store: DevtoolsStore }) {
       <div className="runs-count" aria-live="polite">
         {runs.length === all.length
           ? plural(all.length, 'run')
-          : `${runs.length.toLocaleString()} of ${plural(all.length, 'run')}`}
+          : `${formatCount(runs.length)} of ${plural(all.length, 'run')}`}
       </div>
       {runs.length === 0 ? (
         <p className="empty">
@@ -78,11 +78,12 @@ export function RunList({ store }: { store: DevtoolsStore }) {
           render={({ run, depth }, _index, row) => (
             <RunRow
               run={run}
+              version={run.version}
               depth={depth}
               via={depth > 0 ? agentToolName(all, run) : undefined}
               selected={run.id === selected}
               row={row}
-              onSelect={() => store.select({ runId: run.id })}
+              store={store}
             />
           )}
         />
@@ -91,22 +92,31 @@ export function RunList({ store }: { store: DevtoolsStore }) {
   )
 }
 
-function RunRow({
-  run,
-  depth,
-  via,
-  selected,
-  row,
-  onSelect,
-}: {
+interface RunRowProps {
   run: RunView
+  /** The run's version when shown: the row renders again only when its run changed. */
+  version: number
   depth: number
   /** For a sub-agent's run: the tool that started it. */
   via: string | undefined
   selected: boolean
   row: RowProps
-  onSelect: () => void
-}) {
+  store: DevtoolsStore
+}
+
+/** Rows whose run did not change keep what they showed, figures and times formatted once. */
+const sameRow = (before: RunRowProps, after: RunRowProps) =>
+  before.run === after.run &&
+  before.version === after.version &&
+  before.depth === after.depth &&
+  before.via === after.via &&
+  before.selected === after.selected &&
+  before.store === after.store &&
+  before.row.tabIndex === after.row.tabIndex &&
+  before.row['aria-setsize'] === after.row['aria-setsize'] &&
+  before.row['aria-posinset'] === after.row['aria-posinset']
+
+const RunRow = memo(function RunRow({ run, depth, via, selected, row, store }: RunRowProps) {
   const figures = runFigures(run)
   const state = runState(run)
   const label = run.label || '(no prompt recorded)'
@@ -124,7 +134,7 @@ function RunRow({
       data-testid="run-row"
       data-status={state}
       data-depth={depth}
-      onClick={onSelect}
+      onClick={() => store.select({ runId: run.id })}
       {...row}
       style={depth > 0 ? { paddingLeft: `${10 + Math.min(depth, 4) * 14}px` } : undefined}
     >
@@ -150,4 +160,4 @@ function RunRow({
       </span>
     </button>
   )
-}
+}, sameRow)

@@ -1,4 +1,6 @@
 import {
+  memo,
+  useCallback,
   useEffect,
   useRef,
   useState,
@@ -7,16 +9,16 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react'
-import { WHOLE_RUN, isWholeRun, pan, zoom, type TimeWindow } from '../zoom'
+import { WHOLE_RUN, isWholeRun, liveSpan, pan, zoom, type TimeWindow } from '../zoom'
 import { roundFigures } from '../figures'
 import type { DevtoolsStore, Selection } from '../store'
 import type { RoundView, RunView, TraceEventOf } from 'advisor-chain/trace'
 import { subAgentRuns } from '../sub-agents'
-import { axisTicks, duration, durationCompact, plural } from './format'
+import { axisTicks, duration, durationCompact, formatCount, plural } from './format'
 import { useDevtools } from './use-devtools'
 import { useNow } from './use-now'
 import { useWidth } from './use-width'
-import { WindowedList } from './windowed-list'
+import { WindowedList, type RowProps } from './windowed-list'
 
 const ROW_HEIGHT = 26
 const AXIS_HEIGHT = 24
@@ -105,7 +107,8 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
   const ticking = run.live && run.status === 'running'
   const clock = useNow(ticking)
   const now = run.end ?? (ticking ? Math.max(run.lastT, clock) : run.lastT)
-  const span = Math.max(now - run.start, 1)
+  // While the run runs, its axis ends at a round value ahead of now: bars keep their places as it grows.
+  const span = ticking && run.end === undefined ? liveSpan(now - run.start) : Math.max(now - run.start, 1)
   const [range, setRange] = useState<TimeWindow>(WHOLE_RUN)
   const frame = useRef<HTMLDivElement>(null)
   useZoomByWheel(frame, axis, setRange, run.rounds.length > 0)
@@ -118,12 +121,15 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
     return { left: `${left}%`, width: `${Math.max(0, at(to ?? now) - left)}%` }
   }
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
-  const toggle = (child: RunView) =>
-    setExpanded((open) => {
-      const next = new Set(open)
-      if (!next.delete(child.id)) next.add(child.id)
-      return next
-    })
+  const toggle = useCallback(
+    (child: RunView) =>
+      setExpanded((open) => {
+        const next = new Set(open)
+        if (!next.delete(child.id)) next.add(child.id)
+        return next
+      }),
+    [],
+  )
   const rows = rowsOf(run, store.runs(), expanded)
   const step = axisTicks(shown, Math.max(1, Math.floor(laneWidth / 90)))[1] ?? shown
   const ticks: number[] = []
@@ -224,45 +230,109 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
         testId="timeline"
         render={(row, _index, props) => {
           const target = selectionOf(row, run)
-          const view = describe(row, now, bar)
-          const agent = row.kind === 'agent'
           return (
-            <button
-              type="button"
-              className={`row ${row.kind}${view.bad ? ' bad' : ''}${row.depth > 0 ? ' nested' : ''}`}
-              aria-current={!agent && sameSelection(selection, target) ? 'true' : undefined}
-              aria-expanded={agent ? row.expanded : undefined}
-              data-testid={`timeline-${row.kind}`}
-              data-depth={row.depth}
-              onClick={() => (agent ? toggle(row.child) : store.select(target))}
-              {...props}
-            >
-              <span className="names" style={row.depth > 0 ? { paddingLeft: `${row.depth * 14}px` } : undefined}>
-                {view.badge}
-                {view.name && <span className="name">{view.name}</span>}
-                {view.legend ?? <span className="what">{view.detail}</span>}
-                {view.bad && <span className="sr-only">, failed</span>}
-                <span className="dur">
-                  {view.time === undefined
-                    ? view.running
-                      ? 'running'
-                      : view.cutOff
-                        ? 'cut off'
-                        : ''
-                    : duration(view.time)}
-                </span>
-              </span>
-              <span className="lane">
-                {view.bar}
-                {view.note}
-              </span>
-            </button>
+            <TimelineRow
+              row={row}
+              target={target}
+              current={row.kind !== 'agent' && sameSelection(selection, target)}
+              scale={`${run.start} ${shownFrom} ${shown}`}
+              change={changeOf(row, now)}
+              now={now}
+              bar={bar}
+              store={store}
+              toggle={toggle}
+              props={props}
+            />
           )
         }}
       />
     </div>
   )
 }
+
+/**
+ * What a row shows can have changed since it was drawn: in the last round of its run, whenever the
+ * run changed or time passed; a sub-agent's bar whenever its run changed. An earlier round is over
+ * and only moves with the axis (`scale`).
+ */
+function changeOf(row: Row, now: number): string {
+  if (row.kind === 'agent') return `${row.child.version} ${now}`
+  return row.round === row.run.rounds.at(-1) ? `${row.run.version} ${now}` : 'settled'
+}
+
+interface TimelineRowProps {
+  row: Row
+  target: Selection
+  current: boolean
+  /** The axis: the run's start and the window shown (ms). */
+  scale: string
+  change: string
+  now: number
+  bar: (from: number, to: number | undefined) => CSSProperties
+  store: DevtoolsStore
+  toggle: (child: RunView) => void
+  props: RowProps
+}
+
+const sameTimelineRow = (before: TimelineRowProps, after: TimelineRowProps) =>
+  before.scale === after.scale &&
+  before.change === after.change &&
+  before.current === after.current &&
+  before.store === after.store &&
+  before.toggle === after.toggle &&
+  before.props.tabIndex === after.props.tabIndex &&
+  before.props['aria-setsize'] === after.props['aria-setsize'] &&
+  before.props['aria-posinset'] === after.props['aria-posinset'] &&
+  sameRowOf(before.row, after.row)
+
+function sameRowOf(before: Row, after: Row): boolean {
+  if (before.kind !== after.kind || before.round !== after.round || before.run !== after.run) return false
+  if (before.depth !== after.depth) return false
+  if (before.kind === 'agent' && after.kind === 'agent')
+    return before.child === after.child && before.expanded === after.expanded
+  return ('index' in before ? before.index : -1) === ('index' in after ? after.index : -1)
+}
+
+/** One row of the timeline; it renders again only when what it shows may have changed. */
+const TimelineRow = memo(function TimelineRow({
+  row,
+  target,
+  current,
+  now,
+  bar,
+  store,
+  toggle,
+  props,
+}: TimelineRowProps) {
+  const view = describe(row, now, bar)
+  const agent = row.kind === 'agent'
+  return (
+    <button
+      type="button"
+      className={`row ${row.kind}${view.bad ? ' bad' : ''}${row.depth > 0 ? ' nested' : ''}`}
+      aria-current={current ? 'true' : undefined}
+      aria-expanded={agent ? row.expanded : undefined}
+      data-testid={`timeline-${row.kind}`}
+      data-depth={row.depth}
+      onClick={() => (agent ? toggle(row.child) : store.select(target))}
+      {...props}
+    >
+      <span className="names" style={row.depth > 0 ? { paddingLeft: `${row.depth * 14}px` } : undefined}>
+        {view.badge}
+        {view.name && <span className="name">{view.name}</span>}
+        {view.legend ?? <span className="what">{view.detail}</span>}
+        {view.bad && <span className="sr-only">, failed</span>}
+        <span className="dur">
+          {view.time === undefined ? (view.running ? 'running' : view.cutOff ? 'cut off' : '') : duration(view.time)}
+        </span>
+      </span>
+      <span className="lane">
+        {view.bar}
+        {view.note}
+      </span>
+    </button>
+  )
+}, sameTimelineRow)
 
 /** The zoom a key asks for: + and − zoom, 0 fits the whole run, Shift+←/→ pan. */
 function zoomKeys(event: KeyboardEvent<HTMLElement>): ((range: TimeWindow) => TimeWindow) | undefined {
@@ -486,7 +556,7 @@ function describe(row: Row, now: number, bar: (from: number, to: number | undefi
       const running = child.status === 'running' && child.live
       const spent = [
         plural(child.rounds.length, 'round'),
-        child.usage && `${(child.usage.promptTokens + child.usage.completionTokens).toLocaleString()} tokens`,
+        child.usage && `${formatCount(child.usage.promptTokens + child.usage.completionTokens)} tokens`,
         child.toolCalls > 0 && plural(child.toolCalls, 'tool call'),
       ].filter(Boolean)
       const bad = child.status === 'error' || child.hasProblem

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { axisTicks, duration, durationCompact, tokensShort } from './format'
+import { describe, expect, it, vi } from 'vitest'
+import { axisTicks, clock, duration, durationCompact, plural, tokensShort } from './format'
 
 describe('the time axis', () => {
   it('puts ticks at round steps from zero', () => {
@@ -36,5 +36,34 @@ describe('figures in words', () => {
 
   it('shortens large token counts for the run list', () => {
     expect(tokensShort({ promptTokens: 2_505_000, completionTokens: 2500, totalTokens: 0 })).toBe('2505k→2500 tok')
+  })
+})
+
+describe('formatters built once', () => {
+  it('formats counts and clock times as the locale methods do', () => {
+    expect(plural(12_345, 'event')).toBe(`${(12_345).toLocaleString()} events`)
+    expect(plural(1, 'run')).toBe('1 run')
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5)
+    expect(clock(at)).toBe(
+      new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
+    )
+    expect(clock(undefined)).toBe('')
+  })
+
+  it('builds each formatter once, however often it formats', () => {
+    // The locale methods build a formatter on every call.
+    const perCall = [
+      vi.spyOn(Number.prototype, 'toLocaleString'),
+      vi.spyOn(Date.prototype, 'toLocaleTimeString'),
+      vi.spyOn(Intl, 'DateTimeFormat'),
+      vi.spyOn(Intl, 'NumberFormat'),
+    ]
+    for (let index = 0; index < 50; index++) {
+      clock(1_700_000_000_000 + index * 1000)
+      plural(index, 'round')
+    }
+    // Built by the test above already.
+    expect(perCall.map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0, 0])
+    for (const spy of perCall) spy.mockRestore()
   })
 })

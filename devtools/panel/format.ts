@@ -1,4 +1,10 @@
 import type { Usage } from 'advisor-chain/trace'
+import { formatCount } from '../number-format'
+
+export { formatCount }
+
+// Built once, on first use: `toLocaleTimeString(locales, options)` builds a formatter on every call.
+let clockFormat: Intl.DateTimeFormat | undefined
 
 export function duration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '…'
@@ -18,7 +24,7 @@ export function durationCompact(ms: number): string {
 }
 
 export function tokens(usage: Usage | undefined): string {
-  return usage ? `${usage.promptTokens.toLocaleString()} → ${usage.completionTokens.toLocaleString()} tok` : ''
+  return usage ? `${formatCount(usage.promptTokens)} → ${formatCount(usage.completionTokens)} tok` : ''
 }
 
 /** Tokens in → out, short, for the run list. */
@@ -28,18 +34,18 @@ export function tokensShort(usage: Usage | undefined): string {
 }
 
 export function plural(count: number, word: string): string {
-  return `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`
+  return `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`
 }
 
 export function clock(epochMs: number | undefined): string {
-  return epochMs === undefined
-    ? ''
-    : new Date(epochMs).toLocaleTimeString([], {
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      })
+  if (epochMs === undefined) return ''
+  clockFormat ??= new Intl.DateTimeFormat([], {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  })
+  return clockFormat.format(epochMs)
 }
 
 /** Pretty JSON of text that may hold JSON; the text itself otherwise. */

@@ -1,5 +1,9 @@
 // All of the panel's CSS. It lives in the panel's shadow root, so the host page's rules cannot
 // reach in and these cannot leak out; `all: initial` at the top stops inherited host styles.
+// Containment keeps the work of an update where it happens: the dock is its own layout, style and
+// paint root (the page never lays out or repaints because the panel changed, nor the panel because
+// the page did), and so is each list row, at its fixed height: a new event restyles and lays out
+// the rows and figures it changed, not the panel.
 export const styles: string = `
 :host { all: initial; }
 .mount { all: initial; display: contents; }
@@ -51,7 +55,7 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .spacer { flex: 1; }
 
 /* toolbar */
-.toolbar { display: flex; align-items: center; gap: 2px; padding: 5px 8px 5px 10px; border-bottom: 1px solid var(--line); background: var(--bg2); flex: none; min-height: 38px; }
+.toolbar { display: flex; align-items: center; gap: 2px; padding: 5px 8px 5px 10px; border-bottom: 1px solid var(--line); background: var(--bg2); flex: none; min-height: 38px; contain: layout paint style; }
 .toolbar-actions, .toolbar-end { display: flex; align-items: center; gap: 2px; min-width: 0; }
 .toolbar-end { flex: none; }
 .brand { display: flex; align-items: center; gap: 6px; font-weight: 700; margin-right: 10px; white-space: nowrap; font-size: 13px; }
@@ -80,9 +84,9 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 
 /* body */
 .body { display: flex; flex: 1; min-height: 0; }
-.scroll { overflow: auto; flex: 1; min-height: 0; position: relative; }
-.windowed { position: relative; }
-.windowed-row { position: absolute; left: 0; right: 0; }
+.scroll { overflow: auto; flex: 1; min-height: 0; position: relative; contain: layout paint style; }
+.windowed { position: relative; contain: layout style; }
+.windowed-row { position: absolute; left: 0; right: 0; contain: strict; }
 .empty { color: var(--fg3); padding: 28px 24px; text-align: center; line-height: 1.6; }
 .empty code { color: var(--fg2); }
 
@@ -106,13 +110,15 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .dot.incomplete { background: var(--bg); box-shadow: inset 0 0 0 2px var(--fg3); }
 .dot.running { background: var(--accent); animation: pulse .9s ease-in-out infinite alternate; }
 @keyframes pulse { from { opacity: .3 } to { opacity: 1 } }
+/* On the compositor: a pulsing dot or bar costs the page no style or paint on each frame. */
+.dot.running, .chevron.running, .bar.live { will-change: opacity; }
 @media (prefers-reduced-motion: reduce) { .dot.running, .bar.retrieval { background: var(--valid); opacity: .55; }
 .bar.live { animation: none; } }
 
 /* run detail */
 .detail { flex: 1; display: flex; flex-direction: column; min-width: 0; min-height: 0; container: detail / inline-size; }
 .empty-detail { justify-content: center; }
-.detail-head { padding: 8px 14px 6px; display: flex; flex-direction: column; gap: 4px; flex: none; }
+.detail-head { padding: 8px 14px 6px; display: flex; flex-direction: column; gap: 4px; flex: none; contain: layout paint style; }
 .detail-title { display: flex; align-items: center; gap: 8px; min-width: 0; }
 .detail-title h2 { font-size: 14px; font-weight: 650; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .stats { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 16px; }
@@ -205,8 +211,10 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .inspector { flex: 1 1 50%; min-height: 140px; display: flex; flex-direction: column; border-top: 1px solid var(--line); min-width: 0; }
 .inspector-head { display: flex; align-items: baseline; gap: 8px; padding: 7px 12px 3px; flex: none; white-space: nowrap; overflow: hidden; }
 .inspector-head strong { font-weight: 650; }
-.inspector-body { overflow: auto; flex: 1; min-height: 0; padding: 10px 12px 14px; display: flex; flex-direction: column; gap: 8px; }
+.inspector-body { overflow: auto; flex: 1; min-height: 0; padding: 10px 12px 14px; display: flex; flex-direction: column; gap: 8px; contain: layout paint style; }
 .messages { display: flex; flex-direction: column; gap: 8px; }
+/* A long prompt lays out and paints only the messages in view. */
+.messages > li { content-visibility: auto; contain-intrinsic-size: auto 90px; }
 .message { border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: var(--bg); }
 .message.added { border-color: var(--ok); box-shadow: inset 3px 0 0 var(--ok); }
 .message.removed { border-color: var(--bad); box-shadow: inset 3px 0 0 var(--bad); opacity: .85; }
@@ -295,13 +303,13 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
 .crashed { padding: 16px; color: var(--bad); display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }
 
 /* mounting: the floating toggle and the dock */
-.dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); }
+.dock { position: fixed; z-index: 2147483000; display: flex; flex-direction: column; box-shadow: 0 -6px 24px rgba(15, 20, 35, .16); contain: strict; will-change: transform; }
 .dock.bottom { left: 0; right: 0; bottom: 0; }
 .dock.right { top: 0; right: 0; bottom: 0; box-shadow: -6px 0 24px rgba(15, 20, 35, .16); }
 .resize { position: absolute; z-index: 3; background: transparent; }
 .resize:hover, .resize:focus-visible { background: rgba(70, 86, 224, .5); outline: none; }
-.dock.bottom .resize { height: 5px; left: 0; right: 0; top: -2px; cursor: ns-resize; }
-.dock.right .resize { width: 5px; top: 0; bottom: 0; left: -2px; cursor: ew-resize; }
+.dock.bottom .resize { height: 5px; left: 0; right: 0; top: 0; cursor: ns-resize; }
+.dock.right .resize { width: 5px; top: 0; bottom: 0; left: 0; cursor: ew-resize; }
 @container detail (max-width: 640px) {
   .zoom-hint { display: none; }
   .legend { display: none; }
