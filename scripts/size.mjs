@@ -35,7 +35,10 @@ const COMBINATIONS = [
     // usage, the escalation fallback's price, the pricing check) and records escalations; the parts
     // stream names the answering model and restarts a round that escalated; the terminal can call a
     // fallback model. The EscalationAdvisor itself loads only with a page that uses it.
-    budgetKB: 34.7,
+    // 35.0 KB (34.98 KB after issues 39–44 merged): a response schema strict mode accepts is sent as
+    // strict (0.28 KB), tools carry needsApproval, sessions name the terminal's model; the one async
+    // rule and the chain owning the run took some back. Issue 40 aims below 33.8 KB again.
+    budgetKB: 35.0,
     firstCall: true,
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },
@@ -45,10 +48,12 @@ const COMBINATIONS = [
     // 9.2 KB (8.88 before): the dock's geometry moved here from the panel's chunk, so the page
     // leaves the panel's room while that chunk loads and does not move when it lands.
     // 9.3 KB (9.27, issue 43): the trace reader keeps each round's escalation.
+    // 9.45 KB (9.42): a retrieval run is titled with its query, and a production build that leaves
+    // the devtools out says so once in the console.
     label: 'devtools: AdvisorDevtools + AdvisorDevtoolsPanel + createDevtoolsStore',
     names: ['AdvisorDevtools', 'AdvisorDevtoolsPanel', 'createDevtoolsStore'],
     from: 'advisor-chain/devtools',
-    budgetKB: 9.3,
+    budgetKB: 9.45,
   },
 ]
 

@@ -26,11 +26,6 @@ export interface PendingApproval extends ApprovalRequest {
   requestedAt: number
 }
 
-/**
- * Holds the approvals waiting for the user, for any UI to show and answer: the app's own dialog
- * and the devtools panel can both read `pending()` and call `decide()`. Its `handler` is what a
- * ToolApprovalAdvisor asks.
- */
 const queues = new WeakMap<ApprovalHandler, ApprovalQueue>()
 
 /** The queue whose `handler` this is, if any (a chat finds the queue of a client's ToolApprovalAdvisor). */
@@ -38,6 +33,11 @@ export function queueOfHandler(handler: ApprovalHandler): ApprovalQueue | undefi
   return queues.get(handler)
 }
 
+/**
+ * Holds the approvals waiting for the user, for any UI to show and answer: the app's own dialog
+ * and the devtools panel can both read `pending()` and call `decide()`. Its `handler` is what a
+ * ToolApprovalAdvisor asks.
+ */
 export class ApprovalQueue {
   readonly #pending = new Map<string, { approval: PendingApproval; resolve: (decision: ApprovalDecision) => void }>()
   readonly #listeners = new Set<() => void>()
