@@ -326,3 +326,26 @@ describe('a tool that says it needs approval (defineTool needsApproval)', () => 
     ).toThrow("needsApproval of tool 'x' must be true, false or a function of the arguments, got string")
   })
 })
+
+describe('a tool that needs approval where nothing asks', () => {
+  it('is not run: the model is told why, and the turn goes on', async () => {
+    const ran: number[] = []
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays',
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } } },
+      needsApproval: true,
+      execute: ({ amount }) => (ran.push(amount as number), 'paid'),
+    })
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ id: 'p', name: 'pay', arguments: { amount: 5 } }] },
+      'I could not pay.',
+    ])
+    const client = ChatClient.builder(model).defaultTools(pay).build()
+    expect(await client.prompt('Pay 5').call().content()).toBe('I could not pay.')
+    expect(ran).toEqual([])
+    expect(toolAnswer(model, 1)[0]!.responseData).toMatch(
+      /^Error: tool 'pay' needs the user's approval and nothing in this chain asks for it/,
+    )
+  })
+})

@@ -90,6 +90,13 @@ function planCall(
     const available = [...tools.keys()].join(', ') || 'none'
     return planned(call, tool, `unknown tool '${call.name}'. Available tools: ${available}.`)
   }
+  // Approvals fail closed: a tool that needs the user's approval never runs where nothing asked for it.
+  if (tool.metadata.needsApproval && !answers)
+    return planned(
+      call,
+      tool,
+      `tool '${call.name}' needs the user's approval and nothing in this chain asks for it, so it was not run. The app must add a ToolApprovalAdvisor (useChat and createChat add one).`,
+    )
   if (made > perTool || ledger.total > total) {
     const breach =
       made > perTool
