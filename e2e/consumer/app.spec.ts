@@ -27,7 +27,9 @@ test('without enabled, a production build renders no devtools and says so once i
   await page.getByRole('button', { name: 'Ask' }).click()
   await expect(page.getByTestId('message-assistant')).toContainText('The sum is 5.')
   await expect(page.locator('[data-advisor-chain-devtools-host]')).toHaveCount(0)
-  expect(notes.filter((note) => note.includes('the devtools render nothing in a production build; pass enabled'))).toHaveLength(1)
+  expect(
+    notes.filter((note) => note.includes('the devtools render nothing in a production build; pass enabled')),
+  ).toHaveLength(1)
 })
 
 test("the WebLLM worker entry runs, built by Vite from the app's own WebLLM", async ({ page }) => {
