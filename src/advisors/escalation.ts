@@ -1,4 +1,5 @@
 import {
+  setOption,
   AdvisorChain,
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
@@ -399,19 +400,16 @@ export class EscalationAdvisorBuilder {
 
   /** No first token within `ms` escalates the round (adds the reason 'slow'). */
   firstTokenTimeoutMs(ms: number): this {
-    this.#options.firstTokenTimeoutMs = ms
-    return this
+    return setOption(this, this.#options, 'firstTokenTimeoutMs', ms)
   }
 
   /** True rejects the local answer (adds the reason 'rejected'). */
   when(test: EscalationTest): this {
-    this.#options.when = test
-    return this
+    return setOption(this, this.#options, 'when', test)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): EscalationAdvisor {

@@ -1,4 +1,5 @@
 import {
+  setOption,
   ChatResponseAggregator,
   HIGHEST_PRECEDENCE,
   ROUND_KEY,
@@ -164,38 +165,31 @@ export class SessionMemoryAdvisorBuilder {
   constructor(private readonly sessionService: SessionService) {}
 
   defaultSessionId(id: string): this {
-    this.#options.defaultSessionId = id
-    return this
+    return setOption(this, this.#options, 'defaultSessionId', id)
   }
 
   defaultUserId(id: string): this {
-    this.#options.defaultUserId = id
-    return this
+    return setOption(this, this.#options, 'defaultUserId', id)
   }
 
   compactionTrigger(trigger: CompactionTrigger): this {
-    this.#options.compactionTrigger = trigger
-    return this
+    return setOption(this, this.#options, 'compactionTrigger', trigger)
   }
 
   compactionStrategy(strategy: CompactionStrategy): this {
-    this.#options.compactionStrategy = strategy
-    return this
+    return setOption(this, this.#options, 'compactionStrategy', strategy)
   }
 
   eventFilter(filter: EventFilter): this {
-    this.#options.eventFilter = filter
-    return this
+    return setOption(this, this.#options, 'eventFilter', filter)
   }
 
   tokenCountEstimator(estimator: TokenCountEstimator): this {
-    this.#options.tokenCountEstimator = estimator
-    return this
+    return setOption(this, this.#options, 'tokenCountEstimator', estimator)
   }
 
   order(order: number): this {
-    this.#options.order = order
-    return this
+    return setOption(this, this.#options, 'order', order)
   }
 
   build(): SessionMemoryAdvisor {
