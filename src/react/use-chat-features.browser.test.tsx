@@ -118,7 +118,7 @@ describe('useChat: the states of a tool call and of the chat', () => {
     expect(callOf(chat().messages[1])).toMatchObject({ state: 'done', approval: 'approved', result: 'sunny in Oslo' })
   })
 
-  it('a denied call has state denied (not done), its result says why, and the flat view says denied', async () => {
+  it("a denied call has state denied (not done), the user's words as its reason and no result, and the flat view says denied", async () => {
     const approvals = new ApprovalQueue()
     const model = new WatchedModel([weatherCall('w1'), 'Fine, I will not.'])
     const { chat } = await mount(client(model, { approvals }), { approvals })
@@ -128,8 +128,9 @@ describe('useChat: the states of a tool call and of the chat', () => {
     await sent
     await settled(chat)
     const call = callOf(chat().messages[1])!
-    expect(call).toMatchObject({ state: 'denied', approval: 'rejected' })
-    expect(call.result).toMatch(/not now/)
+    expect(call).toMatchObject({ state: 'denied', approval: 'rejected', reason: 'not now' })
+    expect(call.result).toBeUndefined()
+    expect(JSON.stringify(model.prompts.at(-1)!.messages.at(-1))).toMatch(/The user declined this call/)
     expect(chat().messages[1]!.toolCalls[0]).toMatchObject({ status: 'denied' })
   })
 })

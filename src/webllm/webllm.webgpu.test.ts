@@ -7,6 +7,8 @@ import { WebLLMChatModel } from './model'
 
 // Chromium started with --enable-unsafe-webgpu: a software (SwiftShader) adapter without shader-f16.
 
+// The dev server serves every module as a request: the default buffer of 250 entries fills before WebLLM loads.
+performance.setResourceTimingBufferSize(100_000)
 const webllmLoaded = () => performance.getEntriesByType('resource').some((entry) => /web-llm|web_llm/.test(entry.name))
 
 describe('WebLLM with a software WebGPU adapter', () => {
