@@ -19,14 +19,14 @@ test('local first: a round the local engine fails goes to the remote model, and 
   const answer = await send(page, 'Make the local engine fail')
   await expect(answer).toContainText('scripted-remote answered this round')
   await expect(answer.getByTestId('answered-by')).toHaveText(
-    'Answered by scripted-remote: the round left scripted (unavailable)',
+    'Answered by scripted-remote: the round left scripted-demo (unavailable)',
   )
   const run = await waitForRun(page)
   expect(run.status).toBe('ok')
   const escalation = await page.evaluate(() =>
     window.__advisorChain!.events.find((event) => event.type === 'escalation'),
   )
-  expect(escalation).toMatchObject({ from: 'scripted', to: 'scripted-remote', reason: 'unavailable', round: 1 })
+  expect(escalation).toMatchObject({ from: 'scripted-demo', to: 'scripted-remote', reason: 'unavailable', round: 1 })
 
   const panel = devtools(page)
   await expect(panel.getByTestId('escalation-badge')).toHaveText('↑ scripted-remote · unavailable')
