@@ -7,8 +7,9 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { root } from './entries.mjs'
 
-// 1.0 MB until the retrieval, wllama and prompt-api entries (issues 34 and 35) took it to 1.01 MB.
-const MAX_UNPACKED_BYTES = 1_100_000
+// 1.0 MB until the retrieval, wllama and prompt-api entries (issues 34 and 35) took it to 1.01 MB;
+// 1.1 MB until sessions, escalation, the chat object and the proxy's files (issues 39–44) took it to 1.24 MB.
+const MAX_UNPACKED_BYTES = 1_300_000
 // Outside dist/, only what npm always ships.
 const ALWAYS_SHIPPED = ['package.json', 'README.md', 'LICENSE']
 // Code of WebLLM itself (its TVM runtime, its engine class): the app brings its own copy.

@@ -35,10 +35,11 @@ const COMBINATIONS = [
     // usage, the escalation fallback's price, the pricing check) and records escalations; the parts
     // stream names the answering model and restarts a round that escalated; the terminal can call a
     // fallback model. The EscalationAdvisor itself loads only with a page that uses it.
-    // 35.0 KB (34.98 KB after issues 39–44 merged): a response schema strict mode accepts is sent as
-    // strict (0.28 KB), tools carry needsApproval, sessions name the terminal's model; the one async
-    // rule and the chain owning the run took some back. Issue 40 aims below 33.8 KB again.
-    budgetKB: 35.0,
+    // 35.1 KB (35.08 KB after issues 39–44 merged): a response schema strict mode accepts is sent as
+    // strict (0.28 KB), tools carry needsApproval and a tool round refuses to run one nothing asked
+    // about, sessions name the terminal's model; the one async rule and the chain owning the run took
+    // some back. Issue 40 aims below 33.8 KB again.
+    budgetKB: 35.1,
     firstCall: true,
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },

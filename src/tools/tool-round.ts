@@ -95,7 +95,7 @@ function planCall(
     return planned(
       call,
       tool,
-      `tool '${call.name}' needs the user's approval and nothing in this chain asks for it, so it was not run. The app must add a ToolApprovalAdvisor (useChat and createChat add one).`,
+      `tool '${call.name}' needs the user's approval and nothing in this chain asks for it, so it was not run (add a ToolApprovalAdvisor).`,
     )
   if (made > perTool || ledger.total > total) {
     const breach =
