@@ -189,6 +189,23 @@ describe('useChat in Chromium', () => {
       await after.repository.close()
     })
 
+    it("finds the memory on the client's memory advisor when none is given, and restores once", async () => {
+      const databaseName = freshDatabase()
+      const before = page(databaseName, ['Hello, Ann.'])
+      const first = await mount(before.client, { conversationId: 'trip' })
+      await first.chat().send('I am Ann')
+      await expect.poll(() => first.chat().status).toBe('idle')
+      first.unmount()
+      await before.repository.close()
+
+      const after = page(databaseName, ['Hi again.'])
+      const second = await mount(after.client, { conversationId: 'trip' })
+      await expect.poll(() => second.chat().status).toBe('idle')
+      expect(second.probe.statuses).toEqual(['loading', 'idle'])
+      expect(bubbles(second.chat().messages).map((bubble) => bubble.text)).toEqual(['I am Ann', 'Hello, Ann.'])
+      await after.repository.close()
+    })
+
     it('a message sent while the conversation is still loading waits for it, and nothing shown is lost', async () => {
       const databaseName = freshDatabase()
       const before = page(databaseName, ['Hello, Ann.'])

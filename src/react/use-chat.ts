@@ -1,6 +1,7 @@
 import { useRef, useSyncExternalStore } from 'react'
 import {
   createChat,
+  memoryOf,
   type Chat,
   type ChatClient,
   type ChatCommands,
@@ -32,7 +33,8 @@ export function useChat<Tools = ToolCallback, Output extends SchemaLike = Schema
   client: ChatClient | undefined,
   options: UseChatOptions<Tools, Output> = {},
 ): UseChat<Tools, Infer<Output>> {
-  const { memory, conversationId = ChatMemory.DEFAULT_CONVERSATION_ID } = options
+  // The memory the chat keeps: the one given, else the client's memory advisor's (as createChat finds it).
+  const { memory = memoryOf(client), conversationId = ChatMemory.DEFAULT_CONVERSATION_ID } = options
   const made = useRef<Chat<Tools, Infer<Output>>>(undefined)
   let chat = made.current
   if (!chat || chat.memory !== memory || chat.conversationId !== conversationId)

@@ -14,3 +14,4 @@ export {
   type ToolPartOf,
   type ToolParts,
 } from './chat-view'
+export { memoryOf } from './client-wiring'
