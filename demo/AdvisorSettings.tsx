@@ -87,6 +87,11 @@ export function AdvisorSettings({
           />{' '}
           Local first: a round the chosen model fails goes to the scripted remote model (Escalation Advisor)
         </label>
+        <p className="hint">
+          Pick an in-browser engine under Model (WebLLM, or llama.cpp with its tiny test model) as the local model. A
+          message over its window goes remote (context-full), as does a broken tool call (invalid-output) or an engine
+          that stops working here (unavailable); the devtools show why, and what each round cost.
+        </p>
         <label>
           Logging Advisor
           <select

@@ -35,6 +35,16 @@ const DEMO_PRICING: Pricing = {
   'scripted-demo': { inputPerMTok: 0, outputPerMTok: 0 },
 }
 
+/** The engines that run the model in the page: their rounds cost nothing. */
+const ON_DEVICE = new Set(['webllm', 'wllama', 'prompt-api'])
+
+/** The demo's prices, with the picked in-browser model (its id as its responses name it) free. */
+function pricingFor(model: ChatModel): Pricing {
+  const id = (model as { model?: unknown }).model
+  if (!ON_DEVICE.has(model.provider) || typeof id !== 'string') return DEMO_PRICING
+  return { ...DEMO_PRICING, [id]: { inputPerMTok: 0, outputPerMTok: 0 } }
+}
+
 export const LOG_ORDERS = {
   outside: HIGHEST_PRECEDENCE + 100,
   inside: HIGHEST_PRECEDENCE + 350,
@@ -88,7 +98,7 @@ export function buildClient(options: {
   const advisors: AnyAdvisor[] = [
     new ObserverAdvisor({
       sink,
-      pricing: DEMO_PRICING,
+      pricing: pricingFor(model),
       ...(mcp ? { redact: mcp.redact } : {}),
       order: settings.observerInside ? ObserverAdvisor.DEFAULT_ORDER : HIGHEST_PRECEDENCE + 100,
     }),
