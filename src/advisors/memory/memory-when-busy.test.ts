@@ -162,7 +162,10 @@ describe("with whenBusy('interrupt')", () => {
     const first = client.prompt('first').call().content()
     await running
     const second = client.prompt('second').signal(new AbortController().signal).call().content()
-    await expect(first).rejects.toMatchObject({ name: 'AbortError', message: expect.stringContaining('interrupted') })
+    await expect(first).rejects.toMatchObject({
+      name: 'AbortError',
+      message: expect.stringContaining('interrupted') as unknown,
+    })
     expect(await within(second)).toBe('second answer')
     expect(await stored(memory)).toEqual(['first', 'second', 'assistant'])
   })
@@ -176,7 +179,10 @@ describe("with whenBusy('interrupt')", () => {
     await running
     const second = client.prompt('second').signal(new AbortController().signal).call().content()
     release()
-    await expect(first).rejects.toMatchObject({ name: 'AbortError', message: expect.stringContaining('interrupted') })
+    await expect(first).rejects.toMatchObject({
+      name: 'AbortError',
+      message: expect.stringContaining('interrupted') as unknown,
+    })
     expect(await within(second)).toBe('second answer')
     expect(model.prompts).toHaveLength(2)
     expect(await stored(memory)).toEqual(['first', 'second', 'assistant'])
