@@ -234,6 +234,8 @@ export {
   ChatMemory,
   ChatMemoryError,
   ConversationBusyError,
+  type BusyReason,
+  type WhenBusy,
   type ChatMemoryErrorCode,
   type ChatMemoryRepository,
 } from './memory'

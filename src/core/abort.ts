@@ -61,3 +61,43 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
+
+/** The signals advisor-chain derived, each with the signals it follows (see `followingSignal`). */
+const followed = new WeakMap<AbortSignal, readonly AbortSignal[]>()
+/** Signals of advisor-chain's own controllers (a stream's stop, a tool's time limit): no caller gave them. */
+const internal = new WeakSet<AbortSignal>()
+
+/** `AbortSignal.any(signals)`, remembered as following them: a turn can tell where a request's signal came from. */
+export function followingSignal(signals: readonly AbortSignal[]): AbortSignal {
+  const signal = AbortSignal.any([...signals])
+  followed.set(signal, signals)
+  return signal
+}
+
+/** The signal of a controller of advisor-chain's own, marked as one no caller gave. */
+export function internalSignal(controller: AbortController): AbortSignal {
+  internal.add(controller.signal)
+  return controller.signal
+}
+
+/** The signals `signal` follows directly (none when advisor-chain did not derive it). */
+export function followedSignals(signal: AbortSignal): readonly AbortSignal[] {
+  return followed.get(signal) ?? []
+}
+
+/** `signal` and the signals it follows, at any depth. */
+export function signalLineage(signal: AbortSignal): AbortSignal[] {
+  const seen = new Set<AbortSignal>()
+  const todo = [signal]
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    if (seen.has(next)) continue
+    seen.add(next)
+    todo.push(...(followed.get(next) ?? []))
+  }
+  return [...seen]
+}
+
+/** Whether a caller gave `signal`, or a signal it follows: it reaches a signal advisor-chain neither derived nor made. */
+export function callerGaveSignal(signal: AbortSignal): boolean {
+  return signalLineage(signal).some((root) => !followed.has(root) && !internal.has(root))
+}

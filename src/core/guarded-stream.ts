@@ -1,3 +1,4 @@
+import { followingSignal, internalSignal } from './abort'
 import { streamStage } from './stream-stage'
 
 /**
@@ -16,7 +17,7 @@ export function guardedStream<T, U>(
   return {
     [Symbol.asyncIterator]() {
       const stop = new AbortController()
-      const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal
+      const signal = outer ? followingSignal([outer, internalSignal(stop)]) : internalSignal(stop)
       return streamStage<T, U>({
         signal,
         open: () => open(signal),

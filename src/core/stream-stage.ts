@@ -1,4 +1,4 @@
-import { abortError } from './abort'
+import { abortError, followedSignals } from './abort'
 
 /** What follows a source that ended: the end of the stream, another source to read on, or last chunks. */
 export type StageNext<In, Out> = void | { readonly source: AsyncIterable<In> } | { readonly last: readonly Out[] }
@@ -405,5 +405,8 @@ export interface CallerStream {
 
 /** The caller's stream that `signal` was made for (a stage with a `signal`), if any. */
 export function callerStream(signal: AbortSignal | undefined): CallerStream | undefined {
-  return signal && callers.get(signal)
+  if (!signal) return undefined
+  // The tool loop's own signal follows the caller's alone.
+  const followed = followedSignals(signal)
+  return callers.get(signal) ?? (followed.length === 1 ? callers.get(followed[0]!) : undefined)
 }

@@ -1,28 +1,60 @@
-import { abortError, type CallerStream } from '../core'
+import { abortError, callerGaveSignal, signalLineage, type CallerStream } from '../core'
 import { CrossTabTurns } from './cross-tab-turns'
 
-/** What the turn that holds a conversation tells the turns that ask for it. */
+/** What a memory advisor does with a turn that asks for a conversation another turn holds. */
+export type WhenBusy = 'wait' | 'reject' | 'interrupt'
+
+/** A turn that holds a conversation, or asks for it. */
 export interface TurnHolder {
-  /** Its run, for messages. */
-  readonly runId: string
-  /** Whether it runs tools now: a turn that asks then may come from one of them, and would wait for itself. */
+  /** Its run, for messages (undefined when nobody hears the run's events and it has no tool loop). */
+  readonly runId: string | undefined
+  /** The run whose tool started it, when it is a sub-agent's turn (agentTool). */
+  readonly parentRunId: string | undefined
+  /** The signal its tools are given (or one following it): a turn asked with a signal that follows it was started inside it. */
+  readonly signal: AbortSignal | undefined
+  /** Whether it runs tools now. */
   readonly runningTools: boolean
+  /** Whether it was stopped (its signal aborted): it gives the conversation back as soon as its stop settles. */
+  readonly stopping: boolean
+  /** Stops it, for a turn that asks with whenBusy('interrupt'). */
+  interrupt(reason: Error): void
   /** Its caller's stream, when it streams: a reader that left is stopped for the turn that waits. */
   readonly stream: CallerStream | undefined
 }
 
-/** A turn asked for a conversation whose turn runs tools: waiting could be waiting for itself. */
+/** Why a turn was refused: a tool of the running turn asked, one may have, or another turn runs (whenBusy('reject')). */
+export type BusyReason = 'reentered' | 'maybe-reentered' | 'running'
+
+/** A turn was refused a conversation another turn holds. */
 export class ConversationBusyError extends Error {
   override readonly name = 'ConversationBusyError'
 
   constructor(
+    /** The conversation asked for. */
     readonly conversationId: string,
-    holder: TurnHolder,
+    holder: Pick<TurnHolder, 'runId'>,
+    /** Why the turn was refused. */
+    readonly reason: BusyReason,
   ) {
-    super(
-      `Conversation '${conversationId}' is busy: its turn (run ${holder.runId}) is running tools, and a turn on the same conversation asked from one of them would wait for itself. Give the inner call a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' })), or wait for the turn to end.`,
-    )
+    super(busyMessage(conversationId, holder.runId ?? 'without an id', reason))
   }
+}
+
+function busyMessage(id: string, run: string, reason: BusyReason): string {
+  const ownConversation = `Give the inner call a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' }))`
+  if (reason === 'reentered')
+    return `Conversation '${id}' is busy: a tool of its running turn (run ${run}) asked for a turn on it, which would wait for the turn that waits for the tool. ${ownConversation}.`
+  if (reason === 'maybe-reentered')
+    return `Conversation '${id}' is busy: its turn (run ${run}) is running tools, and this turn carries nothing that tells whether one of them started it (then it would wait for itself). A turn from elsewhere waits its turn when given a signal (.signal(controller.signal)); a tool's call passes the tool's context.signal, or takes a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' })).`
+  return `Conversation '${id}' is busy: another turn (run ${run}) is running on it, and this memory advisor refuses a second one (whenBusy('reject')). Send again when that turn has ended, or build the advisor with whenBusy('wait') to queue turns or whenBusy('interrupt') to stop the running one.`
+}
+
+/** Whether `asker` was started inside `holder`: by its run's tools (the run's context or signal passed on), or as its sub-agent. */
+function startedInside(asker: TurnHolder, holder: TurnHolder): boolean {
+  if (holder.runId !== undefined && (asker.runId === holder.runId || asker.parentRunId === holder.runId)) return true
+  return (
+    holder.signal !== undefined && asker.signal !== undefined && signalLineage(asker.signal).includes(holder.signal)
+  )
 }
 
 /** How often a waiting turn looks whether the stream it waits for is still read. */
@@ -71,16 +103,38 @@ export class ConversationQueue {
 
   /**
    * Waits for the conversation's turn (in this page, then across tabs) and hands back the function
-   * that ends it. No wait is silent or without a bound: a turn that asks while the holder in this
-   * page runs tools fails at once (it may be one of them); a holder whose caller's stream is no
-   * longer read (nothing asked between two looks half a second apart, while a turn waits here or
-   * in another tab) is stopped; an abort while waiting rejects with an AbortError, and the turn,
-   * when it comes, is given back at once.
+   * that ends it. A turn started inside the holder (by one of its tools) fails at once: it would
+   * wait for itself. Another turn, by `whenBusy`: waits ('wait'), fails ('reject') or stops the
+   * holder and waits for its stop to settle ('interrupt'); a holder already stopped is only waited
+   * for. A turn that carries no sign of where it comes from (no signal a caller gave), asking while
+   * the holder runs tools, fails at once too: it may be one of them. No wait is without a bound: a
+   * holder whose caller's stream is no longer read (nothing asked between two looks half a second
+   * apart, while a turn waits here or in another tab) is stopped; an abort while waiting rejects
+   * with an AbortError, and the turn, when it comes, is given back at once.
    */
-  acquire(conversationId: string, signal: AbortSignal | undefined, holder: TurnHolder): Promise<() => void> {
+  acquire(
+    conversationId: string,
+    signal: AbortSignal | undefined,
+    holder: TurnHolder,
+    whenBusy: WhenBusy = 'wait',
+  ): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortError(signal))
     const busy = this.#holders.get(conversationId)
-    if (busy?.runningTools) return Promise.reject(new ConversationBusyError(conversationId, busy))
+    if (busy && startedInside(holder, busy))
+      return Promise.reject(new ConversationBusyError(conversationId, busy, 'reentered'))
+    if (busy && !busy.stopping) {
+      const fromElsewhere = holder.signal !== undefined && callerGaveSignal(holder.signal)
+      if (busy.runningTools && !fromElsewhere)
+        return Promise.reject(new ConversationBusyError(conversationId, busy, 'maybe-reentered'))
+      if (whenBusy === 'reject') return Promise.reject(new ConversationBusyError(conversationId, busy, 'running'))
+      if (whenBusy === 'interrupt')
+        busy.interrupt(
+          new DOMException(
+            `The turn (run ${busy.runId ?? 'without an id'}) on conversation '${conversationId}' was interrupted by a newer turn (whenBusy('interrupt')).`,
+            'AbortError',
+          ),
+        )
+    }
     return new Promise((granted, refused) => {
       const check = setInterval(() => this.#checkReader(conversationId), READER_CHECK_MS)
       const onAbort = () => {

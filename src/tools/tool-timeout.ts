@@ -1,4 +1,4 @@
-import { abortError, isAbortError, type ToolContext } from '../core'
+import { abortError, followingSignal, internalSignal, isAbortError, type ToolContext } from '../core'
 import { ToolCallError } from './tool-errors'
 
 /**
@@ -15,7 +15,7 @@ export function withTimeout(
   const outer = context.signal
   if (outer?.aborted) return Promise.reject(abortError(outer))
   const controller = new AbortController()
-  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal
+  const signal = outer ? followingSignal([outer, internalSignal(controller)]) : internalSignal(controller)
   return new Promise((resolve, reject) => {
     // A tool that ignores its signal must not keep the timer (and this promise) alive after an abort.
     const onAbort = () => {

@@ -19,7 +19,7 @@ import {
   forkOriginOf,
   streamStage,
 } from '../../core'
-import { ChatMemory } from '../../memory'
+import { ChatMemory, type WhenBusy } from '../../memory'
 import { MEMORY_ADVISOR, type MemoryAdvisor } from '../markers'
 import { ApprovalCheckpoint } from './approval-checkpoint'
 import { containsRun, memoryEndsWith } from './message-keys'
@@ -32,6 +32,11 @@ export interface MessageChatMemoryAdvisorOptions {
   conversationId?: string
   /** Default `HIGHEST_PRECEDENCE + 200`: outside the tool loop. Above `+300` it records the whole transcript. */
   order?: number
+  /**
+   * What a turn does when another turn holds its conversation: waits for it (default), fails with
+   * a ConversationBusyError, or stops it and goes on once its stop settled.
+   */
+  whenBusy?: WhenBusy
 }
 
 /**
@@ -57,7 +62,7 @@ export class MessageChatMemoryAdvisor
   ) {
     this.order = options.order ?? MessageChatMemoryAdvisor.DEFAULT_ORDER
     this.#conversationId = options.conversationId ?? ChatMemory.DEFAULT_CONVERSATION_ID
-    this.#turns = new TurnQueue(chatMemory)
+    this.#turns = new TurnQueue(chatMemory, options.whenBusy ?? 'wait')
     this.#checkpoint = new ApprovalCheckpoint(chatMemory)
   }
 
@@ -68,10 +73,10 @@ export class MessageChatMemoryAdvisor
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     if (isFork(request)) return chain.nextCall(request)
     const id = this.#idOf(request.context)
-    const endTurn = await this.#turns.start(request, id)
+    const turn = await this.#turns.start(request, id)
     let pending: Message[] = []
     try {
-      const { advised, toStore } = await this.#before(request, id, chain.callAdvisors)
+      const { advised, toStore } = await this.#before(turn.request, id, chain.callAdvisors)
       pending = toStore
       const rounds: Message[] = []
       const response = await chain.nextCall(collectingRounds(advised, rounds))
@@ -82,7 +87,7 @@ export class MessageChatMemoryAdvisor
       await this.#keepQuestion(id, pending)
       throw error
     } finally {
-      endTurn()
+      turn.end()
     }
   }
 
@@ -94,8 +99,8 @@ export class MessageChatMemoryAdvisor
     return streamStage(
       new StoringStream(
         () => this.#turns.start(request, id),
-        async () => {
-          const { advised, toStore } = await this.#before(request, id, chain.streamAdvisors)
+        async (held) => {
+          const { advised, toStore } = await this.#before(held, id, chain.streamAdvisors)
           return { source: chain.nextStream(collectingRounds(advised, rounds)), toStore }
         },
         (response, context, toStore) => this.#after(response, context, id, chain.streamAdvisors, toStore, rounds),
@@ -222,6 +227,14 @@ export class MessageChatMemoryAdvisorBuilder {
 
   order(order: number): this {
     this.#options.order = order
+    return this
+  }
+
+  /** What a turn does when another turn holds its conversation (default 'wait'). */
+  whenBusy(policy: WhenBusy): this {
+    if (policy !== 'wait' && policy !== 'reject' && policy !== 'interrupt')
+      throw new TypeError(`whenBusy must be 'wait', 'reject' or 'interrupt', not ${JSON.stringify(policy)}`)
+    this.#options.whenBusy = policy
     return this
   }
 

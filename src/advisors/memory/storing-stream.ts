@@ -4,8 +4,10 @@ import {
   ChatResponseAggregator,
   type Message,
   ROUND_KEY,
+  type ChatClientRequest,
   type StreamLayer,
 } from '../../core'
+import type { HeldTurn } from './turn-queue'
 
 /** Passes a stream through and stores its answer once it ends: the aggregate of its last round. */
 export class StoringStream implements StreamLayer<ChatClientResponse> {
@@ -18,8 +20,10 @@ export class StoringStream implements StreamLayer<ChatClientResponse> {
   #toStore: Message[] = []
 
   constructor(
-    private readonly startTurn: () => Promise<() => void>,
-    private readonly before: () => Promise<{ source: AsyncIterable<ChatClientResponse>; toStore: Message[] }>,
+    private readonly startTurn: () => Promise<HeldTurn>,
+    private readonly before: (
+      request: ChatClientRequest,
+    ) => Promise<{ source: AsyncIterable<ChatClientResponse>; toStore: Message[] }>,
     private readonly store: (
       response: ChatResponse | null,
       context: Record<string, unknown>,
@@ -29,11 +33,11 @@ export class StoringStream implements StreamLayer<ChatClientResponse> {
   ) {}
 
   async open(): Promise<AsyncIterable<ChatClientResponse>> {
-    const endTurn = await this.startTurn()
+    const turn = await this.startTurn()
     // Stopped while waiting for the conversation's turn: it is given back at once.
-    if (this.#stopped) endTurn()
-    else this.#endTurn = endTurn
-    const { source, toStore } = await this.before()
+    if (this.#stopped) turn.end()
+    else this.#endTurn = turn.end
+    const { source, toStore } = await this.before(turn.request)
     this.#toStore = toStore
     return source
   }

@@ -1,5 +1,16 @@
-import { callerStream, type ChainEvent, type ChatClientRequest, ROUND_KEY, RUN_ID_KEY } from '../../core'
-import { type ChatMemory, ConversationQueue, type TurnHolder } from '../../memory'
+import {
+  AGENT_CALL_KEY,
+  abortError,
+  callerStream,
+  contextValue,
+  followingSignal,
+  internalSignal,
+  type ChainEvent,
+  type ChatClientRequest,
+  ROUND_KEY,
+  RUN_ID_KEY,
+} from '../../core'
+import { type ChatMemory, ConversationQueue, type TurnHolder, type WhenBusy } from '../../memory'
 
 // Shared by every advisor on one ChatMemory (or, when its storage is shared with other tabs, on
 // that storage), so two clients on one conversation take turns too.
@@ -18,36 +29,66 @@ function turnsOf(memory: ChatMemory): ConversationQueue {
   return queue
 }
 
+/** A turn that holds its conversation: the request to pass on (its signal also stops on an interrupt), and what ends the turn here. */
+export interface HeldTurn {
+  readonly request: ChatClientRequest
+  readonly end: () => void
+}
+
+/** A turn held across the rounds of its tool loop. */
+interface LoopTurn {
+  readonly end: () => void
+  readonly interrupted: AbortSignal
+}
+
 /**
  * Turns on one conversation run one after another (two overlapping turns would interleave their
  * messages). Outside the tool loop a turn is one call; inside, it lasts until the loop ends.
  */
 export class TurnQueue {
-  /** Inside the tool loop a turn spans many rounds: the end of its conversation's turn, by run id. */
-  readonly #held = new Map<string, () => void>()
-  /** Tools running now, by run id: a turn asked from one of them must not wait for its own run. */
+  /** Inside the tool loop a turn spans many rounds: its end and its interrupt, by run id. */
+  readonly #held = new Map<string, LoopTurn>()
+  /** Tools running now, by run id. */
   readonly #toolsRunning = new Map<string, number>()
 
-  constructor(private readonly chatMemory: ChatMemory) {}
+  constructor(
+    private readonly chatMemory: ChatMemory,
+    private readonly whenBusy: WhenBusy,
+  ) {}
 
-  /** Waits for the conversation's turn; returns what ends the turn here, a no-op when the loop's end does it. */
-  async start(request: ChatClientRequest, id: string): Promise<() => void> {
-    const runId = request.context[RUN_ID_KEY] as string
+  /** Waits for the conversation's turn; `end` is a no-op when the loop's end ends the turn. */
+  async start(request: ChatClientRequest, id: string): Promise<HeldTurn> {
+    const runId = request.context[RUN_ID_KEY] as string | undefined
     const inLoop = typeof request.context[ROUND_KEY] === 'number'
-    if (inLoop && this.#held.has(runId)) return () => {}
+    const held = inLoop && runId !== undefined ? this.#held.get(runId) : undefined
+    if (held) {
+      // Interrupted between two rounds (a tool was running): the loop ends here.
+      if (held.interrupted.aborted) throw abortError(held.interrupted)
+      return { request: following(request, held.interrupted), end: () => {} }
+    }
+    const interrupter = new AbortController()
+    const interrupted = internalSignal(interrupter)
+    const advised = following(request, interrupted)
     const tools = this.#toolsRunning
     const holder: TurnHolder = {
       runId,
+      parentRunId: contextValue(request.context, AGENT_CALL_KEY)?.parentRunId,
+      // Outside the loop the tools follow this turn's own signal; inside, the loop's.
+      signal: inLoop ? request.signal : advised.signal,
       get runningTools() {
-        return (tools.get(runId) ?? 0) > 0
+        return runId !== undefined && (tools.get(runId) ?? 0) > 0
       },
+      get stopping() {
+        return advised.signal?.aborted === true
+      },
+      interrupt: (reason) => interrupter.abort(reason),
       stream: callerStream(request.signal),
     }
     // In this page, then across tabs when the memory's storage is shared with them.
-    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal, holder)
-    if (!inLoop) return endTurn
-    this.#held.set(runId, endTurn)
-    return () => {}
+    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal, holder, this.whenBusy)
+    if (!inLoop || runId === undefined) return { request: advised, end: endTurn }
+    this.#held.set(runId, { end: endTurn, interrupted })
+    return { request: advised, end: () => {} }
   }
 
   /** Follows the loop's tools; at the loop's end, hands back the end of the turn it held, if any. */
@@ -60,8 +101,14 @@ export class TurnQueue {
     }
     if (event.type !== 'tool-loop-end') return undefined
     this.#toolsRunning.delete(runId)
-    const endTurn = this.#held.get(runId)
+    const held = this.#held.get(runId)
     this.#held.delete(runId)
-    return endTurn
+    return held?.end
   }
+}
+
+/** The request with a signal that also aborts on `interrupted`. */
+function following(request: ChatClientRequest, interrupted: AbortSignal): ChatClientRequest {
+  const signal = request.signal ? followingSignal([request.signal, interrupted]) : interrupted
+  return { ...request, signal }
 }

@@ -6,6 +6,7 @@ import {
   ROUND_KEY,
   TURN_ROUNDS_KEY,
   emitChainEvent,
+  followingSignal,
   forkOriginOf,
   isChainEventListener,
   type ChainEvent,
@@ -78,7 +79,9 @@ export class ToolLoop {
     }
     // A fork re-enters the recorded turn at its round: the rounds before it were played already.
     this.round = (forkOriginOf(this.#context)?.round ?? 1) - 1
-    this.#signal = request.signal
+    // A signal of the loop's own, which its rounds and tools follow: a turn started from one of
+    // its tools is told apart from another turn given the caller's signal.
+    this.#signal = request.signal && followingSignal([request.signal])
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {
       const chain = advisors.map(({ name, order }) => ({ name, order }))
