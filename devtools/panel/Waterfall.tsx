@@ -176,6 +176,8 @@ export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }
         {
           '--grid': `${(step / shown) * 100}%`,
           '--grid-offset': `${(((ticks[0] ?? 0) - shownFrom) / shown) * laneWidth}px`,
+          // How tall the timeline is where it does not fill its column (on a phone).
+          '--timeline-rows': rows.length,
         } as CSSProperties
       }
       onKeyDown={onKeyDown}

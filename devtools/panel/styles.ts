@@ -23,7 +23,8 @@ export const styles: string = `
   --sans: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
   font: 12.5px/1.45 var(--sans); letter-spacing: normal; color: var(--fg); background: var(--bg);
   color-scheme: light; text-align: left;
-  display: flex; flex-direction: column; height: 100%; width: 100%; box-sizing: border-box; overflow: hidden;
+  /* Clipped, not hidden: nothing (a focus, a scrollIntoView) can scroll the toolbar out of the panel. */
+  display: flex; flex-direction: column; height: 100%; width: 100%; box-sizing: border-box; overflow: clip;
   -webkit-font-smoothing: antialiased;
 }
 .root[data-theme='dark'] {
@@ -95,6 +96,8 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .runs-filter { display: flex; flex-wrap: wrap; gap: 6px; padding: 8px 8px 4px; }
 /* In the side column the search has a line of its own, so its placeholder fits. */
 .runs-filter input, .runs-filter select { flex: 1 1 100%; }
+/* The list's end scrolls clear of a dev indicator in the page's bottom-left corner (Next.js's: 36 px, 20 px in). */
+.runs > .scroll { padding-bottom: 64px; }
 .runs-count { padding: 2px 10px 6px; color: var(--fg3); font-size: 11px; border-bottom: 1px solid var(--line); }
 .run-row { display: flex; flex-direction: column; justify-content: center; gap: 3px; width: 100%; height: 100%; padding: 0 10px 0 12px; border-bottom: 1px solid var(--line2); border-left: 3px solid transparent; }
 .run-row:hover { background: var(--hover); }
@@ -327,12 +330,19 @@ pre { font-family: var(--mono); font-size: 11.5px; line-height: 1.5; white-space
   .toolbar .spacer { display: none; }
   .toolbar-end { order: 1; margin-left: auto; }
   .toolbar-actions { order: 2; flex: 1 1 100%; overflow-x: auto; scrollbar-width: thin; }
-  .body { flex-direction: column; }
-  .runs { width: auto; flex: none; border-right: 0; border-bottom: 1px solid var(--line); }
+  /* On a phone the toolbar stays put and one scroller holds the rest: the run shown first, its
+     timeline in view at once, then the runs; its end leaves the bottom-left corner to a framework's
+     dev indicator (Next.js's: a 36 px button 20 px from the edges), so no run row ends under it. */
+  .body { flex-direction: column; overflow-y: auto; overscroll-behavior: contain; padding-bottom: 64px; }
+  .detail { order: -1; flex: none; }
+  .view-panel, .split { flex: none; }
+  .split > .waterfall-frame { flex: none; height: calc(52px + 26px * min(var(--timeline-rows, 8), 8)); min-height: 0; }
+  .split > .inspector { flex: none; height: 300px; }
+  .runs { width: auto; flex: none; border-right: 0; border-top: 1px solid var(--line); }
   .runs-filter input { flex: 1 1 0; }
   .runs-filter select { flex: none; }
-  /* Whole rows only (one; the count says how many there are): a row cut in half says nothing. */
-  .runs > .scroll { flex: none; max-height: var(--run-row); }
+  /* Whole rows only (four at most; the count says how many there are): a row cut in half says nothing. */
+  .runs > .scroll { flex: none; max-height: calc(var(--run-row) * 4); padding-bottom: 0; }
   .run-meta { padding-left: 0; }
   .detail-head { padding: 6px 10px 4px; }
 }
