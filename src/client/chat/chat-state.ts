@@ -126,6 +126,7 @@ export interface ChatCommands<Tools = ToolCallback> {
  */
 export interface Chat<Tools = ToolCallback, Output = unknown> extends ChatCommands<Tools> {
   readonly memory: ChatMemory | undefined
+  /** The session whose whole log the chat shows (undefined on chat memory, or without either). */
   readonly session: SessionService | undefined
   readonly conversationId: string
   getSnapshot: () => ChatState<Tools, Output>
