@@ -56,6 +56,7 @@ export function AdvisorSettings({
           options={[
             ['outside', 'Outside the loop: user message and answer'],
             ['inside', 'Inside the loop: the whole transcript'],
+            ['session', "Session: compacted to fit the model's window"],
             ['off', 'Off'],
           ]}
           onChange={(memory) => change({ memory: memory as Settings['memory'] })}

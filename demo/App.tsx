@@ -1,6 +1,8 @@
 import {
   ApprovalQueue,
+  DefaultSessionService,
   IndexedDBChatMemoryRepository,
+  IndexedDBSessionRepository,
   MessageWindowChatMemory,
   connectTestHarness,
   fanOut,
@@ -29,6 +31,8 @@ const store = createDevtoolsStore({ maxRuns: 200 })
 const approvals = new ApprovalQueue()
 const repository = new IndexedDBChatMemoryRepository({ databaseName: 'advisor-chain-demo' })
 const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(40).build()
+// "Memory: session": an event log per conversation, compacted to the model's window.
+const sessions = new DefaultSessionService(new IndexedDBSessionRepository({ name: 'advisor-chain-demo-sessions' }))
 // End-to-end tests (advisor-chain/playwright) install models and read traces through this harness.
 // Only test builds have it (VITE_TEST_HARNESS=true): it exposes window.__advisorChain and keeps
 // every event, which a production page must not.
@@ -67,7 +71,9 @@ export function App() {
   const [hasDocuments, setHasDocuments] = useState(() => readFiles().length > 0)
   const documents = hasDocuments ? documentStore : undefined
   const client = useMemo(
-    () => active && buildClient({ model: active.model, settings, sink, approvals, memory, log: onLog, mcp, documents }),
+    () =>
+      active &&
+      buildClient({ model: active.model, settings, sink, approvals, memory, sessions, log: onLog, mcp, documents }),
     [active, settings, onLog, mcp, documents],
   )
   current = client
@@ -101,7 +107,7 @@ export function App() {
           </span>
         </header>
         <div className="layout">
-          {settings.memory !== 'off' && (
+          {(settings.memory === 'outside' || settings.memory === 'inside') && (
             <Conversations
               repository={repository}
               current={conversationId}
@@ -110,8 +116,11 @@ export function App() {
             />
           )}
           <Chat
+            // A new chat when memory changes kind: a session's chat shows the whole log, a window's what it keeps.
+            key={settings.memory === 'session' ? 'session' : 'memory'}
             client={client}
-            memory={settings.memory !== 'off' ? memory : undefined}
+            memory={settings.memory === 'outside' || settings.memory === 'inside' ? memory : undefined}
+            session={settings.memory === 'session' ? sessions : undefined}
             conversationId={conversationId}
             offline={active?.choice.kind === 'scripted'}
             {...(active ? {} : { disabledReason: 'Load a model (on the right) to start' })}

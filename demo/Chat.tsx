@@ -1,4 +1,4 @@
-import type { ApprovalQueue, ChatClient, ChatMemory } from 'advisor-chain'
+import type { ApprovalQueue, ChatClient, ChatMemory, SessionService } from 'advisor-chain'
 import { ApprovalPrompt } from './ApprovalPrompt'
 import {
   useChat,
@@ -7,7 +7,7 @@ import {
   type ChatPartView,
   type ToolCallPartView,
 } from 'advisor-chain/react'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react'
 import { scenarios } from './scripted-demo'
 
 const statusText: Record<ChatStatus, string> = {
@@ -23,6 +23,7 @@ const statusText: Record<ChatStatus, string> = {
 export function Chat({
   client,
   memory,
+  session,
   conversationId,
   offline,
   disabledReason,
@@ -32,12 +33,18 @@ export function Chat({
   approvals: ApprovalQueue
   client: ChatClient | undefined
   memory: ChatMemory | undefined
+  /** "Memory: session": the chat shows the whole log, and where the model's view begins. */
+  session?: SessionService | undefined
   conversationId: string
   offline: boolean
   disabledReason?: string
   onActivity: () => void
 }) {
-  const chat = useChat(client, { ...(memory ? { memory } : {}), conversationId, approvals })
+  const chat = useChat(client, {
+    ...(session ? { session } : memory ? { memory } : {}),
+    conversationId,
+    approvals,
+  })
   const [draft, setDraft] = useState('')
   const [files, setFiles] = useState<File[]>([])
   const picker = useRef<HTMLInputElement>(null)
@@ -84,11 +91,14 @@ export function Chat({
           </div>
         )}
         {chat.messages.map((message) => (
-          <Bubble
-            key={message.id}
-            message={message}
-            onApproval={(id, approved) => chat.addToolApproval({ id, approved })}
-          />
+          <Fragment key={message.id}>
+            {message.viewStart && (
+              <div className="view-start" role="separator" data-testid="view-start">
+                The model sees from here on; the turns above were compacted
+              </div>
+            )}
+            <Bubble message={message} onApproval={(id, approved) => chat.addToolApproval({ id, approved })} />
+          </Fragment>
         ))}
         <div ref={end} />
       </div>

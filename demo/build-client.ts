@@ -1,12 +1,15 @@
 import {
   BaseAdvisor,
   ChatClient,
+  ContextWindowTrigger,
   EscalationAdvisor,
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
   MessageChatMemoryAdvisor,
   ObserverAdvisor,
   RetryAdvisor,
+  SessionMemoryAdvisor,
+  TokenCountCompactionStrategy,
   ToolApprovalAdvisor,
   ToolCallingAdvisor,
   type AnyAdvisor,
@@ -17,6 +20,7 @@ import {
   type ChatModel,
   type Pricing,
   type RedactionRules,
+  type SessionService,
   type ToolCallback,
   type TraceSink,
 } from 'advisor-chain'
@@ -81,6 +85,28 @@ class LoggingAdvisor extends BaseAdvisor {
   }
 }
 
+/** The window of a model that does not say its own (the offline demo): small, so a session compacts soon. */
+export const OFFLINE_WINDOW = 2048
+
+/**
+ * Session memory fitted to the model's own window (WebLLM's, llama.cpp's, Chrome's built-in
+ * model's): it compacts after a turn that fills 80% of it (system prompt and tools counted),
+ * keeping the newest whole turns that fit in a quarter of it. Covered turns stay in the log (the chat shows them above a marker).
+ */
+function sessionMemory(sessions: SessionService, model: ChatModel): SessionMemoryAdvisor {
+  const window = model.contextWindow ?? OFFLINE_WINDOW
+  const trigger = ContextWindowTrigger.builder().fraction(0.8)
+  if (model.contextWindow === undefined) trigger.contextWindow(OFFLINE_WINDOW)
+  return SessionMemoryAdvisor.builder(sessions)
+    .compactionTrigger(trigger.build())
+    .compactionStrategy(
+      TokenCountCompactionStrategy.builder()
+        .maxTokens(Math.floor(window / 4))
+        .build(),
+    )
+    .build()
+}
+
 /** The demo's ChatClient: the model, the browser tools, MCP tools, and the advisors the switches ask for. */
 export function buildClient(options: {
   model: ChatModel
@@ -88,13 +114,15 @@ export function buildClient(options: {
   sink: TraceSink
   approvals: ApprovalQueue
   memory: ChatMemory
+  /** The sessions of "Memory: session". */
+  sessions: SessionService
   log: (entry: ChainLogEntry) => void
   /** Tools of connected MCP servers, and the masking for the secrets they were given. */
   mcp?: { tools: ToolCallback[]; redact: RedactionRules }
   /** Documents to answer from (files dropped on the page), through a QuestionAnswerAdvisor. */
   documents?: VectorStore | undefined
 }): ChatClient {
-  const { model, settings, sink, approvals, memory, log, mcp, documents } = options
+  const { model, settings, sink, approvals, memory, sessions, log, mcp, documents } = options
   const advisors: AnyAdvisor[] = [
     new ObserverAdvisor({
       sink,
@@ -103,7 +131,8 @@ export function buildClient(options: {
       order: settings.observerInside ? ObserverAdvisor.DEFAULT_ORDER : HIGHEST_PRECEDENCE + 100,
     }),
   ]
-  if (settings.memory !== 'off') {
+  if (settings.memory === 'session') advisors.push(sessionMemory(sessions, model))
+  else if (settings.memory !== 'off') {
     advisors.push(
       MessageChatMemoryAdvisor.builder(memory)
         .order(settings.memory === 'inside' ? HIGHEST_PRECEDENCE + 350 : MessageChatMemoryAdvisor.DEFAULT_ORDER)

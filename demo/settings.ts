@@ -7,7 +7,8 @@ export interface Settings {
   observerInside: boolean
   retry: boolean
   logging: 'off' | 'outside' | 'inside' | 'model'
-  memory: 'off' | 'outside' | 'inside'
+  /** A message window (ChatMemory) outside or inside the tool loop, or a session compacted to the model's window. */
+  memory: 'off' | 'outside' | 'inside' | 'session'
   approval: boolean
   validation: boolean
   /** Each round to the chosen model first, to the scripted remote model when it fails (EscalationAdvisor). */

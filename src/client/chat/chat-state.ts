@@ -1,6 +1,7 @@
 import type { ApprovalQueue } from '../../advisors'
 import type { AttachmentPart, ToolCallback } from '../../core'
 import type { ChatMemory } from '../../memory'
+import type { SessionService } from '../../session'
 import type { DeepPartial, SchemaLike } from '../../schema'
 import type { ChatClient, ChatClientRequestSpec } from '../client'
 import type { ChatMessageView, ToolParts } from './chat-view'
@@ -35,6 +36,12 @@ export interface CreateChatOptions<Tools = ToolCallback, Output extends SchemaLi
    * the ChatMemory of the client's memory advisor, if it has one.
    */
   memory?: ChatMemory
+  /**
+   * The chat shows a session's whole conversation (what compaction covered too), the bubble where
+   * the model's view begins marked `viewStart`, and sends only new messages; `conversationId` is the
+   * session's id. Default: the SessionService of the client's SessionMemoryAdvisor, if it has one.
+   */
+  session?: SessionService
   conversationId?: string
   /** Adds to every request (options, advisors, params) before it is sent. */
   configure?: (spec: ChatClientRequestSpec) => ChatClientRequestSpec
@@ -99,12 +106,13 @@ export interface ChatCommands<Tools = ToolCallback> {
    * `awaiting-approval`). Needs the `approvals` queue the ToolApprovalAdvisor asks.
    */
   addToolApproval: (answer: ToolApprovalAnswer) => void
-  /** Stops what runs and forgets the conversation (and its memory). */
+  /** Stops what runs and forgets the conversation (and its memory, or deletes its session). */
   clear: () => Promise<void>
   /**
    * Replaces the bubbles (a list, or a function of the current one), after stopping what runs.
    * What is sent next follows them: without memory the history sent is rebuilt from them; with
-   * memory the conversation in memory is replaced by their messages.
+   * memory the conversation in memory is replaced by their messages; on a session (whose log is
+   * never rewritten) the session is made again with their messages as its log.
    */
   setMessages: (
     messages: ChatMessageView<Tools>[] | ((messages: ChatMessageView<Tools>[]) => ChatMessageView<Tools>[]),
@@ -118,6 +126,8 @@ export interface ChatCommands<Tools = ToolCallback> {
  */
 export interface Chat<Tools = ToolCallback, Output = unknown> extends ChatCommands<Tools> {
   readonly memory: ChatMemory | undefined
+  /** The session whose whole log the chat shows (undefined on chat memory, or without either). */
+  readonly session: SessionService | undefined
   readonly conversationId: string
   getSnapshot: () => ChatState<Tools, Output>
   /**
@@ -126,6 +136,6 @@ export interface Chat<Tools = ToolCallback, Output = unknown> extends ChatComman
    * that runs stops, and commands do nothing until someone subscribes again.
    */
   subscribe: (listener: (state: ChatState<Tools, Output>) => void) => () => void
-  /** The client and options to use from now on (a framework's new render); `memory` and `conversationId` stay the chat's own. */
+  /** The client and options to use from now on (a framework's new render); `memory`, `session` and `conversationId` stay the chat's own. */
   setOptions: (client: ChatClient | undefined, options: CreateChatOptions<Tools, SchemaLike>) => void
 }

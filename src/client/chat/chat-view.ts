@@ -92,6 +92,11 @@ export interface ChatMessageView<Tools = ToolCallback> {
   model?: string
   /** That round left the client's model for a fallback (EscalationAdvisor): which models, and why. */
   escalation?: Escalation
+  /**
+   * On a session: the first bubble the model still sees. The bubbles before it were covered by
+   * compaction (shown, but no longer sent); none has it while the model sees the whole conversation.
+   */
+  viewStart?: boolean
 }
 
 let counter = 0

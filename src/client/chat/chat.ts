@@ -13,6 +13,7 @@ import {
   type UserPart,
 } from '../../core'
 import { ChatMemory } from '../../memory'
+import type { SessionService } from '../../session'
 import { resolveSchema, type Infer, type SchemaLike } from '../../schema'
 import { answerJson } from '../answer-json'
 import { askForEntity, type ChatClient } from '../client'
@@ -21,7 +22,8 @@ import { innermostPart } from './chat-parts'
 import { bubbleOf, interruptedBubble, messagesOf, STOPPED, toViews, viewId, type ChatMessageView } from './chat-view'
 import type { Chat, ChatFinish, ChatState, CreateChatOptions, ToolApprovalAnswer } from './chat-state'
 import { forgetConversation, forgetTurn, replaceConversation } from './memory-edits'
-import { approvalWiring, memoryOf, ownApprovals, type ApprovalWiring } from './client-wiring'
+import { approvalWiring, memoryOf, ownApprovals, sessionOf, type ApprovalWiring } from './client-wiring'
+import { markViewStart, readSession, replaceSession } from './chat-session'
 
 /** One answer: while it is the chat's current answer it alone writes the answer's state; once replaced or stopped, nothing. */
 interface Answer {
@@ -53,8 +55,12 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
   client: ChatClient | undefined,
   options: CreateChatOptions<Tools, Output> = {},
 ): Chat<Tools, Infer<Output>> {
-  // Memory given to the client's memory advisor is the chat's too: it is given once.
-  const { memory = memoryOf(client), conversationId = ChatMemory.DEFAULT_CONVERSATION_ID } = options
+  // Memory (or the session) given to the client's memory advisor is the chat's too: it is given once.
+  const { conversationId = ChatMemory.DEFAULT_CONVERSATION_ID } = options
+  const session = options.session ?? sessionOf(client)
+  const memory = session ? undefined : (options.memory ?? memoryOf(client))
+  // The conversation is kept (in memory or a session): it is restored, and only new messages are sent.
+  const kept = memory !== undefined || session !== undefined
   let latest: { client: ChatClient | undefined; options: CreateChatOptions } = {
     client,
     options: options as CreateChatOptions,
@@ -62,7 +68,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
   let state: ChatState = {
     messages: [],
     object: undefined,
-    status: memory ? 'loading' : 'idle',
+    status: kept ? 'loading' : 'idle',
     error: undefined,
     pendingTurn: false,
   }
@@ -74,7 +80,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
   let exchanges: Exchange[] = []
   // Restoring the conversation from memory (started by the first subscriber or command): commands wait for it.
   let restoring: Promise<void> | undefined
-  let restored = !memory
+  let restored = !kept
 
   const set = (change: Partial<ChatState>) => {
     state = { ...state, ...change }
@@ -88,19 +94,37 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
   const approvals = (chatClient: ChatClient): ApprovalWiring =>
     approvalWiring(chatClient, () => (own ??= ownApprovals(latest.options.approvals)))
 
+  /** The kept conversation as bubbles (on a session, the whole log with the view's start marked). */
+  const read = async (): Promise<Pick<ChatState, 'messages' | 'pendingTurn'>> => {
+    if (session) {
+      const { messages, viewStart } = await readSession(session, conversationId)
+      return { messages: markViewStart(toViews(messages), viewStart), pendingTurn: endsWithUnansweredCalls(messages) }
+    }
+    const stored = memory ? await memory.get(conversationId) : []
+    return { messages: toViews(stored), pendingTurn: endsWithUnansweredCalls(stored) }
+  }
+
   const restore = (): Promise<void> =>
-    (restoring ??= !memory
+    (restoring ??= !kept
       ? Promise.resolve()
-      : memory
-          .get(conversationId)
+      : read()
           .then(
-            (stored) =>
-              set({ messages: toViews(stored), pendingTurn: endsWithUnansweredCalls(stored), status: 'idle' }),
+            (shown) => set({ ...shown, status: 'idle' }),
             (failure: unknown) => set({ error: failure as Error, status: 'error' }),
           )
           .then(() => {
             restored = true
           }))
+
+  /** After a turn on a session: the marker moves to where the model's view now begins (compaction may have moved it). */
+  const showViewStart = (service: SessionService): Promise<void> =>
+    readSession(service, conversationId).then(
+      ({ viewStart }) => {
+        const messages = markViewStart(state.messages, viewStart)
+        if (messages !== state.messages) set({ messages })
+      },
+      (failure: unknown) => (globalThis.reportError ?? console.error)(failure),
+    )
 
   /** Runs a command once the conversation is shown (at once when it is); not at all once everyone has left. */
   const whenRestored = (command: () => Promise<void>): Promise<void> => {
@@ -159,7 +183,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
         .signal(answer.controller.signal)
       const asking = approvals(chatClient).advisor
       if (asking) spec = spec.advisors(asking)
-      if (!memory) spec = spec.messages(...exchanges.flatMap((exchange) => exchange.messages))
+      if (!kept) spec = spec.messages(...exchanges.flatMap((exchange) => exchange.messages))
       if (question) spec = spec.messages(question.message)
       const resolved = output && resolveSchema(output, 'output')
       const json = resolved && answerJson(resolved)
@@ -207,7 +231,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
       const entity = await json?.entity()
       if (!isCurrent()) return
       current = undefined
-      if (!memory && question) {
+      if (!kept && question) {
         const messages = [question.message, assistantMessage(reply)]
         exchanges = [...exchanges, { questionId: question.id, messages }]
       }
@@ -217,6 +241,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
         ...(json ? { object: entity } : {}),
       })
       finished(answer, 'done')
+      if (session) await showViewStart(session)
     } catch (failure) {
       if (!isCurrent()) return
       current = undefined
@@ -230,6 +255,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
         ...(stopped ? {} : { error: failure as Error }),
       })
       finished(answer, stopped ? 'stopped' : 'error', stopped ? undefined : (failure as Error))
+      if (session) await showViewStart(session)
     }
   }
 
@@ -299,9 +325,12 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
       const list = typeof next === 'function' ? next(state.messages) : next
       abandon()
       const messages = messagesOf(list)
-      set({ messages: list, error: undefined, status: 'idle', pendingTurn: endsWithUnansweredCalls(messages) })
-      exchanges = memory ? [] : exchangesOf(list)
+      // A session made again from the bubbles has no compaction yet: the model sees them all.
+      const shown = session ? markViewStart(list, undefined) : list
+      set({ messages: shown, error: undefined, status: 'idle', pendingTurn: endsWithUnansweredCalls(messages) })
+      exchanges = kept ? [] : exchangesOf(list)
       if (memory) await replaceConversation(memory, conversationId, messages)
+      if (session) await replaceSession(session, conversationId, messages)
     })
 
   const clear = () =>
@@ -310,6 +339,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
       exchanges = []
       set({ messages: [], error: undefined, pendingTurn: false, status: 'idle' })
       if (memory) await forgetConversation(memory, conversationId)
+      if (session) await session.delete(conversationId)
     })
 
   const addToolApproval = ({ id, approved, reason }: ToolApprovalAnswer) => {
@@ -328,6 +358,7 @@ export function createChat<Tools = ToolCallback, Output extends SchemaLike = Sch
 
   const chat: Chat = {
     memory,
+    session,
     conversationId,
     getSnapshot: () => state,
     subscribe: (listener) => {

@@ -1,6 +1,13 @@
-import { ApprovalQueue, approvalQueueOf, isMemoryAdvisor, ToolApprovalAdvisor } from '../../advisors'
+import {
+  ApprovalQueue,
+  approvalQueueOf,
+  isMemoryAdvisor,
+  SessionMemoryAdvisor,
+  ToolApprovalAdvisor,
+} from '../../advisors'
 import type { AnyAdvisor } from '../../core'
 import type { ChatMemory } from '../../memory'
+import type { SessionService } from '../../session'
 import { ChatClient } from '../client'
 
 // What a chat finds on its client, so an app gives memory and approvals once: to the client.
@@ -12,6 +19,13 @@ export function memoryOf(client: ChatClient | undefined): ChatMemory | undefined
     const memory = isMemoryAdvisor(advisor) ? (advisor as { chatMemory?: ChatMemory }).chatMemory : undefined
     if (memory) return memory
   }
+}
+
+/** The SessionService of the client's SessionMemoryAdvisor: the chat shows the session's whole log. */
+export function sessionOf(client: ChatClient | undefined): SessionService | undefined {
+  if (!client) return undefined
+  const advisor = ChatClient.defaultsOf(client).advisors.find((advisor) => advisor instanceof SessionMemoryAdvisor)
+  return advisor?.sessionService
 }
 
 /** Where a chat answers approvals, and the advisor it adds to each request to ask them (none when the client has one). */
