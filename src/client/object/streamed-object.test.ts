@@ -102,9 +102,9 @@ describe('createStreamedObject', () => {
     const submitted = streamed.submit('Plan Lisbon')
     await until(streamed, (state) => state.object?.city === 'Lisbon')
     streamed.stop()
+    expect(model.signals[0]?.aborted).toBe(true)
     const stopped = streamed.getSnapshot()
     await submitted
-    expect(model.signals[0]?.aborted).toBe(true)
     expect(stopped).toMatchObject({ object: { city: 'Lisbon' }, error: undefined, isLoading: false })
     expect(streamed.getSnapshot()).toBe(stopped)
     expect(onFinish).not.toHaveBeenCalled()
@@ -117,9 +117,10 @@ describe('createStreamedObject', () => {
     const first = streamed.submit('Plan Lisbon')
     await until(streamed, (state) => state.object?.city === 'Lisbon')
     const mark = heard.length
-    await Promise.all([streamed.submit('Plan Porto'), first])
-    const states = heard.slice(mark)
+    const second = streamed.submit('Plan Porto')
     expect(model.signals[0]?.aborted).toBe(true)
+    await Promise.all([second, first])
+    const states = heard.slice(mark)
     expect(model.signals[1]?.aborted).toBe(false)
     expect(states[0]).toEqual({ object: undefined, error: undefined, isLoading: true })
     expect(states.some((state) => state.object?.city === 'Lisbon')).toBe(false)
@@ -157,8 +158,8 @@ describe('createStreamedObject', () => {
     const submitted = streamed.submit('Plan Lisbon')
     await until(streamed, (state) => state.object?.city === 'Lisbon')
     streamed.clear()
-    await submitted
     expect(model.signals[0]?.aborted).toBe(true)
+    await submitted
     expect(streamed.getSnapshot()).toEqual({ object: undefined, error: undefined, isLoading: false })
   })
 
@@ -169,8 +170,8 @@ describe('createStreamedObject', () => {
     const submitted = streamed.submit('Plan Lisbon')
     await until(streamed, (state) => state.object?.city === 'Lisbon')
     unsubscribe()
-    await submitted
     expect(model.signals[0]?.aborted).toBe(true)
+    await submitted
     await streamed.submit('Plan Porto')
     expect(model.signals).toHaveLength(1)
     watch(streamed)
