@@ -12,6 +12,7 @@ import type { Infer, SchemaLike } from '../schema'
 /** The options of `createStreamedObject`: see `StreamedObjectOptions`. */
 export type UseObjectOptions<Schema extends SchemaLike = SchemaLike> = StreamedObjectOptions<Schema, Infer<Schema>>
 
+/** What `useObject` gives: the state (`object`, `error`, `isLoading`) and the commands. */
 export interface UseObject<T = unknown> extends StreamedObjectState<T>, StreamedObjectCommands {}
 
 /**

@@ -3,10 +3,13 @@ import type { DeepPartial, SchemaLike } from '../../schema'
 
 /** How a submitted object ended: the validated value, or the error that ended it (then `object` is undefined). */
 export interface StreamedObjectFinish<T = unknown> {
+  /** The validated value; undefined when the submit failed. */
   object: T | undefined
+  /** Why it failed: the model's error, or an OutputParseError. */
   error: Error | undefined
 }
 
+/** How a streamed object is asked for; `T` is the schema's value type. */
 export interface StreamedObjectOptions<Schema extends SchemaLike = SchemaLike, T = unknown> {
   /** The object's structure: sent to the model (natively or as format instructions) and checked at the end. */
   schema: Schema
@@ -30,6 +33,7 @@ export interface StreamedObjectState<T = unknown> {
   object: DeepPartial<T> | undefined
   /** Why the latest submit failed: the model's error, or an OutputParseError when the answer is not the schema's. */
   error: Error | undefined
+  /** True from a submit until its object ends (also by `stop`, `clear` or unmounting). */
   isLoading: boolean
 }
 
@@ -53,6 +57,7 @@ export interface StreamedObjectCommands {
  * subscribes to one. Every function of it is bound.
  */
 export interface StreamedObject<T = unknown> extends StreamedObjectCommands {
+  /** The current state: the same object until something changes. */
   getSnapshot: () => StreamedObjectState<T>
   /**
    * Calls `listener` with the new state after each change. When the last subscriber leaves (the
