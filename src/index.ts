@@ -38,6 +38,14 @@ export {
   type ToolParts,
 } from './client'
 export {
+  createStreamedObject,
+  type StreamedObject,
+  type StreamedObjectCommands,
+  type StreamedObjectFinish,
+  type StreamedObjectOptions,
+  type StreamedObjectState,
+} from './client'
+export {
   appendToLastUserMessage,
   isMessage,
   assistantMessage,

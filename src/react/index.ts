@@ -18,3 +18,4 @@ export {
   type ToolParts,
 } from '../client'
 export { useChat, type UseChat, type UseChatOptions } from './use-chat'
+export { useObject, type UseObject, type UseObjectOptions } from './use-object'

@@ -1,0 +1,2 @@
+export * from './streamed-object-state'
+export * from './streamed-object'
