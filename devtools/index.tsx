@@ -18,6 +18,7 @@ export {
   type DevtoolsStoreOptions,
   type Selection,
 } from './store'
+export type { StateStore } from './state-store'
 export { roundFigures, runFigures, type RoundFigures, type RunFigures } from './figures'
 export type { RunFilter, StatusFilter } from './search'
 export type { ModelSpan, RoundView, RunView, RunViewStatus as Status, ToolSpan } from 'advisor-chain/trace'

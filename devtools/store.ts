@@ -7,8 +7,8 @@ import {
   TraceReader,
   type RunView,
 } from 'advisor-chain/trace'
-import { createStore, type StoreApi } from 'zustand/vanilla'
 import { matchesFilter, type RunFilter } from './search'
+import { createStateStore, type StateStore } from './state-store'
 
 /**
  * The least time between two notifications while events keep coming (a stream of a hundred chunks
@@ -76,7 +76,7 @@ export interface DevtoolsState {
   maxEvents: number
 }
 
-export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
+export interface DevtoolsStore extends StateStore<DevtoolsState>, TraceSink {
   /** The runs, newest first. */
   runs(): RunView[]
   /** The runs that pass the filter, newest first. */
@@ -103,7 +103,7 @@ export interface DevtoolsStore extends StoreApi<DevtoolsState>, TraceSink {
 }
 
 /**
- * The devtools' state: a vanilla zustand store that is a TraceSink (give it to an ObserverAdvisor).
+ * The devtools' state: a state store (zustand's vanilla shape: getState, setState, subscribe) that is a TraceSink (give it to an ObserverAdvisor).
  * Events are grouped as they arrive; subscribers hear about it at most once a frame.
  */
 export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): DevtoolsStore {
@@ -118,7 +118,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   let dropped = 0
   let missed = 0
 
-  const store = createStore<DevtoolsState>()(() => ({
+  const store = createStateStore<DevtoolsState>({
     version: 0,
     paused: false,
     missed: 0,
@@ -128,7 +128,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     filter: { status: 'all', text: '' },
     maxRuns: Math.max(1, options.maxRuns ?? 100),
     maxEvents: Math.max(1, options.maxEvents ?? 20_000),
-  }))
+  })
 
   const flush = () => {
     scheduled = false

@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react'
-import { useStore } from 'zustand'
 import { reserveDockRoom } from './dock'
+import { useDevtools } from './panel/use-devtools'
 import { ShadowRoot } from './shadow-root'
 import type { DevtoolsStore } from './store'
 
@@ -28,7 +28,7 @@ const toggleStyles = `
  * tells the page the room it takes (`--advisor-devtools-bottom`), as the open panel does.
  */
 export function ClosedToggle({ store, onOpen }: { store: DevtoolsStore; onOpen: () => void }) {
-  useStore(store, (state) => state.version)
+  useDevtools(store, (state) => state.version)
   // Before paint, as the open panel's room: opening or closing never shows a frame without room.
   useLayoutEffect(() => reserveDockRoom('bottom', TOGGLE_ROOM), [])
   const runs = store.runs()

@@ -51,10 +51,12 @@ const COMBINATIONS = [
     // 9.3 KB (9.27, issue 43): the trace reader keeps each round's escalation.
     // 9.45 KB (9.42): a retrieval run is titled with its query, and a production build that leaves
     // the devtools out says so once in the console.
+    // 9.55 KB (9.51, issue 41): the devtools' own state store replaces zustand, a peer not counted
+    // here; a page now loads about 0.4 KB less (zustand's vanilla store and hook, 0.5 KB gzip).
     label: 'devtools: AdvisorDevtools + AdvisorDevtoolsPanel + createDevtoolsStore',
     names: ['AdvisorDevtools', 'AdvisorDevtoolsPanel', 'createDevtoolsStore'],
     from: 'advisor-chain/devtools',
-    budgetKB: 9.45,
+    budgetKB: 9.55,
   },
 ]
 
