@@ -45,7 +45,6 @@ export const PACKAGES = {
   '@wllama/wllama': ['src/wllama'],
   react: ['src/react', 'devtools', 'demo'],
   'react-dom': ['src/react', 'devtools', 'demo'],
-  zustand: ['devtools', 'demo'],
 }
 
 /** The package's own entries, as the folders they stand for. */
