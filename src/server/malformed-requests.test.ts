@@ -2,26 +2,13 @@
 // 5xx, and the server answers the next good request.
 import { createServer } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createModelProxy, nodeHandler, type ModelProxyOptions } from './index'
-import { fakeProvider, MOUNTS, post, sendJson, type FakeProvider } from './testing/loopback'
+import { describe, expect, it } from 'vitest'
+import { nodeHandler, type ModelProxyOptions } from './index'
+import { loopbackProvider, MOUNTS, post, proxyTo, sendJson } from './testing/loopback'
 
 const KEY = 'sk-malformed-SECRET-0123456789'
-let provider: FakeProvider
-
-beforeAll(async () => (provider = await fakeProvider()))
-afterAll(() => provider.close())
-afterEach(() => provider.reset())
-
-function proxyOf(options: Partial<ModelProxyOptions> = {}) {
-  return createModelProxy({
-    provider: 'openai',
-    apiKey: KEY,
-    baseURL: `${provider.url}/v1`,
-    models: ['gpt-test'],
-    ...options,
-  })
-}
+const provider = loopbackProvider()
+const proxyOf = (options: Partial<ModelProxyOptions> = {}) => proxyTo(provider, KEY, options)
 
 /** Sends raw bytes to the server and resolves with the status line of its answer ('' when the client leaves first). */
 function rawRequest(port: number, text: string, leave: boolean): Promise<string> {

@@ -2,30 +2,18 @@
 // tools a page may send, and the tokens each request used.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { OpenAIEmbeddingModel } from '../retrieval'
-import { createModelProxy, type ModelProxyOptions } from './index'
-import { errorOf, fakeProvider, MOUNTS, post, sendJson, type FakeProvider, type Mounted } from './testing/loopback'
+import { type ModelProxyOptions } from './index'
+import { errorOf, loopbackProvider, type Mounted, MOUNTS, post, proxyTo, sendJson } from './testing/loopback'
 
 const KEY = 'sk-options-SECRET-0123456789'
 // Recorded provider bytes, as the adapters' tests use them (see that folder's README).
 const FIXTURES = resolve(import.meta.dirname, '../models/__fixtures__/providers')
 const fixture = (path: string) => readFileSync(resolve(FIXTURES, path))
-let provider: FakeProvider
-
-beforeAll(async () => (provider = await fakeProvider()))
-afterAll(() => provider.close())
-afterEach(() => provider.reset())
-
-function proxyOf(options: Partial<ModelProxyOptions> = {}) {
-  return createModelProxy({
-    provider: 'openai',
-    apiKey: KEY,
-    baseURL: `${provider.url}/v1`,
-    models: ['gpt-test', 'embed-test'],
-    ...options,
-  })
-}
+const provider = loopbackProvider()
+const proxyOf = (options: Partial<ModelProxyOptions> = {}) =>
+  proxyTo(provider, KEY, { models: ['gpt-test', 'embed-test'], ...options })
 
 const sentBody = (index = 0) => JSON.parse(provider.received[index]!.body) as Record<string, unknown>
 

@@ -1,26 +1,12 @@
 // Bounds: a page's body and a provider's error body are read within time and bytes, and one request
 // costs at most maxTokens of output — no multipliers.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createModelProxy, type ModelProxyOptions } from './index'
-import { errorOf, fakeProvider, MOUNTS, post, type FakeProvider, type Mounted } from './testing/loopback'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type ModelProxyOptions } from './index'
+import { errorOf, loopbackProvider, type Mounted, MOUNTS, post, proxyTo } from './testing/loopback'
 
 const KEY = 'sk-bounds-SECRET-0123456789'
-let provider: FakeProvider
-
-beforeAll(async () => (provider = await fakeProvider()))
-afterAll(() => provider.close())
-afterEach(() => provider.reset())
-
-function proxyOf(options: Partial<ModelProxyOptions> = {}) {
-  return createModelProxy({
-    provider: 'openai',
-    apiKey: KEY,
-    baseURL: `${provider.url}/v1`,
-    models: ['gpt-test'],
-    maxTokens: 100,
-    ...options,
-  })
-}
+const provider = loopbackProvider()
+const proxyOf = (options: Partial<ModelProxyOptions> = {}) => proxyTo(provider, KEY, { maxTokens: 100, ...options })
 
 describe.each(MOUNTS)('the proxy %s', (_, mount) => {
   let mounted: Mounted | undefined

@@ -1,26 +1,13 @@
 // Answers that were wrong: a baseURL's query moved into the path, a null-body status from the
 // provider rejected, an inherited name taken for a provider.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createModelProxy, type ModelProxyOptions } from './index'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type ModelProxyOptions } from './index'
 import { PROVIDERS } from './providers'
-import { errorOf, fakeProvider, MOUNTS, post, type FakeProvider, type Mounted } from './testing/loopback'
+import { errorOf, loopbackProvider, type Mounted, MOUNTS, post, proxyTo } from './testing/loopback'
 
 const KEY = 'sk-results-SECRET-0123456789'
-let provider: FakeProvider
-
-beforeAll(async () => (provider = await fakeProvider()))
-afterAll(() => provider.close())
-afterEach(() => provider.reset())
-
-function proxyOf(options: Partial<ModelProxyOptions> = {}) {
-  return createModelProxy({
-    provider: 'openai',
-    apiKey: KEY,
-    baseURL: `${provider.url}/v1`,
-    models: ['gpt-test'],
-    ...options,
-  })
-}
+const provider = loopbackProvider()
+const proxyOf = (options: Partial<ModelProxyOptions> = {}) => proxyTo(provider, KEY, options)
 
 describe.each(MOUNTS)('the proxy %s', (_, mount) => {
   let mounted: Mounted | undefined

@@ -2,6 +2,9 @@
 // as a Fetch handler, and behind a real Node http server with nodeHandler.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { createModelProxy } from '../model-proxy'
+import type { ModelProxyOptions } from '../proxy-options'
 import { nodeHandler } from '../node-handler'
 
 export interface Received {
@@ -62,6 +65,50 @@ export async function fakeProvider(): Promise<FakeProvider> {
       }),
   }
   return provider
+}
+
+/**
+ * The fake provider of one test file: started before its tests, reset after each, closed after all.
+ * Read it in tests (or hooks), not at the file's top level, where it has not started yet.
+ */
+export function loopbackProvider(): FakeProvider {
+  let started: FakeProvider | undefined
+  const current = (): FakeProvider => {
+    if (!started) throw new Error('The loopback provider starts before the tests: use it inside them')
+    return started
+  }
+  beforeAll(async () => {
+    started = await fakeProvider()
+  })
+  afterEach(() => started?.reset())
+  afterAll(() => started?.close())
+  return {
+    get url() {
+      return current().url
+    },
+    get received() {
+      return current().received
+    },
+    get answer() {
+      return current().answer
+    },
+    set answer(answer: Answer) {
+      current().answer = answer
+    },
+    reset: () => current().reset(),
+    close: () => current().close(),
+  }
+}
+
+/** An OpenAI proxy holding `apiKey` in front of `provider`, for the model `gpt-test` unless told otherwise. */
+export function proxyTo(provider: FakeProvider, apiKey: string, options: Partial<ModelProxyOptions> = {}) {
+  return createModelProxy({
+    provider: 'openai',
+    apiKey,
+    baseURL: `${provider.url}/v1`,
+    models: ['gpt-test'],
+    ...options,
+  })
 }
 
 export type Handler = (request: Request) => Promise<Response>
