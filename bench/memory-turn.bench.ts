@@ -21,43 +21,17 @@ import {
   IndexedDBChatMemoryRepository,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
-  defineTool,
-  type ChatModel,
-  type ChatResponse,
   type Message,
 } from '../src'
 // Imported from its module: from '../src' the library build leaves this one name unbound (rolldown).
 import { InMemoryChatMemoryRepository } from '../src/memory/in-memory-repository'
 import { median, report, round } from './measure'
+import { instantModel, lookup } from './tool-round-model'
 
 const TURNS = 40
 /** Each measurement is repeated, 100 and 10,000 taking turns; the figure is the median of the repeats. */
 const REPEATS = 3
 const UNBOUNDED = 1_000_000
-
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks up',
-  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
-  execute: ({ q }) => `found ${String(q)}`,
-})
-
-/** Asks for `lookup` when the prompt ends with the user's message, answers after the tool's. */
-const instantModel: ChatModel = {
-  provider: 'bench',
-  call: async (prompt) => {
-    const last = prompt.messages.at(-1)!
-    const output: Message =
-      last.role === 'user'
-        ? { role: 'assistant', text: '', toolCalls: [{ id: `c-${last.text}`, name: 'lookup', arguments: '{"q":"x"}' }] }
-        : { role: 'assistant', text: `Answer ${prompt.messages.length}`, toolCalls: [] }
-    return { results: [{ output, metadata: {} }], metadata: {} } satisfies ChatResponse
-  },
-  // eslint-disable-next-line require-yield
-  stream: async function* () {
-    throw new Error('not used')
-  },
-}
 
 /** A stored conversation of `count` messages: turns of a question and an answer of about 200 characters each. */
 function history(count: number): Message[] {

@@ -15,41 +15,15 @@ import {
   SessionMemoryAdvisor,
   TurnCountTrigger,
   TurnWindowCompactionStrategy,
-  defineTool,
-  type ChatModel,
-  type ChatResponse,
   type Message,
   type SessionEvent,
   type SessionRepository,
 } from '../src'
 import { median, report, round } from './measure'
+import { instantModel, lookup } from './tool-round-model'
 
 const TURNS = 40
 const REPEATS = 3
-
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks up',
-  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
-  execute: ({ q }) => `found ${String(q)}`,
-})
-
-/** Asks for `lookup` when the prompt ends with the user's message, answers after the tool's. */
-const instantModel: ChatModel = {
-  provider: 'bench',
-  call: async (prompt) => {
-    const last = prompt.messages.at(-1)!
-    const output: Message =
-      last.role === 'user'
-        ? { role: 'assistant', text: '', toolCalls: [{ id: `c-${last.text}`, name: 'lookup', arguments: '{"q":"x"}' }] }
-        : { role: 'assistant', text: `Answer ${prompt.messages.length}`, toolCalls: [] }
-    return { results: [{ output, metadata: {} }], metadata: {} } satisfies ChatResponse
-  },
-  // eslint-disable-next-line require-yield
-  stream: async function* () {
-    throw new Error('not used')
-  },
-}
 
 /** `count` events: turns of a question, a tool call, its result and an answer of about 200 characters each. */
 function history(count: number): SessionEvent[] {
