@@ -1,7 +1,7 @@
 // Builds each bench/*.bench.ts with Vite (production code, no test transforms), runs it in a fresh
 // Node process — and the benches in BROWSER_BENCHES also (or, BROWSER_ONLY, only) in Chromium — measures bundle sizes and the
 // cold start of a page (bench/cold-start) and the devtools' cost to a page (bench/devtools), and prints one JSON document with every result.
-// Usage: npm run bench [-- name-filter]
+// Usage: npm run bench [-- name-filter] [--turns N] (--turns: the long-session benches' conversation length)
 import { spawnSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -17,15 +17,19 @@ const BROWSER_BENCHES = [
   'session-turn',
   'retrieval',
   'wllama',
+  'long-session-wllama',
 ]
 // Benches that need a browser (IndexedDB, llama.cpp's wasm): not run in Node.
-const BROWSER_ONLY = ['memory-turn', 'retrieval', 'wllama']
+const BROWSER_ONLY = ['memory-turn', 'retrieval', 'wllama', 'long-session-wllama']
 const WLLAMA_WASM = join(import.meta.dirname, '..', 'node_modules', '@wllama', 'wllama', 'esm', 'wasm', 'wllama.wasm')
 const BENCH_PAGE = 'http://localhost/bench'
 
 const root = join(import.meta.dirname, '..')
 const outDir = join(root, 'node_modules', '.bench')
-const filter = process.argv[2] ?? ''
+const args = process.argv.slice(2)
+const turnsAt = args.indexOf('--turns')
+const turns = turnsAt < 0 ? undefined : args.splice(turnsAt, 2)[1]
+const filter = args[0] ?? ''
 const benches = readdirSync(join(root, 'bench'))
   .filter((file) => file.endsWith('.bench.ts') && file.includes(filter))
   .filter((file) => !BROWSER_ONLY.includes(file.replace('.bench.ts', '')))
@@ -48,6 +52,7 @@ for (const file of benches) {
   })
   const run = spawnSync(process.execPath, ['--expose-gc', join(outDir, `${name}.mjs`)], {
     encoding: 'utf8',
+    env: turns === undefined ? process.env : { ...process.env, BENCH_TURNS: turns },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   if (run.status !== 0) {
@@ -87,6 +92,7 @@ for (const name of BROWSER_BENCHES.filter((bench) => bench.includes(filter))) {
       route.fulfill({ contentType: 'application/wasm', body: readFileSync(WLLAMA_WASM) }),
     )
     await page.goto(BENCH_PAGE)
+    if (turns !== undefined) await page.evaluate((given) => (globalThis.benchTurns = given), turns)
     const reported = new Promise((resolve, reject) => {
       page.on('console', (message) => message.text().startsWith('{"bench"') && resolve(message.text()))
       page.on('pageerror', reject)

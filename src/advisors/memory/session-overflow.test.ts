@@ -12,6 +12,7 @@ import {
 import { ChatClient } from '../../client'
 import { ScriptedChatModel, type ScriptStep } from '../../models'
 import {
+  CharacterTokenCountEstimator,
   ContextWindowTrigger,
   DefaultSessionService,
   EventFilter,
@@ -52,8 +53,10 @@ function windowedModel(limit: number, refusal: () => Error, contextWindow?: numb
         refused.push(turn)
         return { error: refusal() }
       }
+      // Usage on every round, as the engines and providers report it.
       const last = prompt.messages.at(-1)!
-      if (last.role === 'user') return { toolCalls: [{ name: 'lookup', arguments: { word: `w${turn}` } }] }
+      if (last.role === 'user')
+        return { toolCalls: [{ name: 'lookup', arguments: { word: `w${turn}` } }], usage: usageOf(prompt) }
       return { text: `The answer, turn ${turn}. `.repeat(6), usage: usageOf(prompt) }
     },
     contextWindow === undefined ? {} : { contextWindow },
@@ -119,6 +122,36 @@ describe('SessionMemoryAdvisor and the model window', () => {
     expect(
       notes.filter((event) => event.type === 'note' && /session compacted/.test(event.message)).length,
     ).toBeGreaterThan(3)
+  })
+
+  it("learns the model's tokenizer from a turn with tool rounds, whose usage sums every round", async () => {
+    // A model whose tokenizer is exactly the estimator's: every round reports what it estimates.
+    const counter = new CharacterTokenCountEstimator()
+    const model = new ScriptedChatModel(
+      (prompt: Prompt): ScriptStep => {
+        const tools = JSON.stringify((prompt.options.tools ?? []).map((tool) => tool.definition))
+        const promptTokens = counter.estimate(prompt.messages) + Math.ceil(tools.length / 4)
+        const usage = { promptTokens, completionTokens: 10, totalTokens: promptTokens + 10 }
+        const last = prompt.messages.at(-1)!
+        if (last.role === 'user') return { toolCalls: [{ name: 'lookup', arguments: { word: 'w' } }], usage }
+        return { text: 'The answer.', usage }
+      },
+      { contextWindow: 100_000 },
+    )
+    const { service, client } = clientOn(model)
+    for (let n = 0; n < 6; n++) await client.prompt(question(n)).call().content()
+    expect((service.tokenCountEstimator as CharacterTokenCountEstimator).correction).toBeCloseTo(1, 1)
+  })
+
+  it("learns the model's tokenizer from its exact count, when it has one", async () => {
+    const counter = new CharacterTokenCountEstimator()
+    const model = Object.assign(new ScriptedChatModel(() => 'The answer.', { contextWindow: 100_000 }), {
+      // Twice the estimate: a tokenizer of two characters a token.
+      countTokens: async (prompt: Prompt) => 2 * counter.estimate(prompt.messages),
+    })
+    const { service, client } = clientOn(model)
+    for (let n = 0; n < 8; n++) await client.prompt(question(n)).call().content()
+    expect((service.tokenCountEstimator as CharacterTokenCountEstimator).correction).toBeGreaterThan(1.8)
   })
 
   it('names both sizes when a turn alone is larger than the window', async () => {

@@ -125,7 +125,8 @@ export class SessionTurn {
     const answers = response?.results.map((generation) => generation.output) ?? []
     if (answers.length === 0) return this.failed(new Error('the model gave no answer'))
     const usage = response?.metadata.usage
-    if (usage && this.#estimated !== undefined) this.#settings.estimator.observe?.(this.#estimated, usage.promptTokens)
+    if (usage && this.#estimated !== undefined)
+      this.#settings.estimator.observe?.(await this.#estimatedOverRounds(this.#estimated, rounds), usage.promptTokens)
     const finish = response?.results[0]?.metadata.finishReason
     const cut = finish === 'length' || finish === 'model_context_window_exceeded'
     const { sessionId, branch } = this.#settings
@@ -204,15 +205,33 @@ export class SessionTurn {
   }
 
   async #count(prompt: Prompt): Promise<number> {
-    if (this.#model?.countTokens) {
-      this.#estimated = undefined
-      return this.#model.countTokens(prompt, this.#request.signal)
-    }
     const tools = JSON.stringify((prompt.options.tools ?? []).map((tool) => tool.definition))
-    this.#estimated =
+    const estimated =
       (await this.#settings.estimator.estimate(prompt.messages)) +
       (prompt.options.tools?.length ? Math.ceil(tools.length / 4) : 0)
-    return this.#estimated
+    if (this.#model?.countTokens) {
+      // The engine's exact count teaches the estimator too: the triggers and strategies estimate.
+      const counted = await this.#model.countTokens(prompt, this.#request.signal)
+      this.#settings.estimator.observe?.(estimated, counted)
+      this.#estimated = undefined
+      return counted
+    }
+    this.#estimated = estimated
+    return estimated
+  }
+
+  /**
+   * The estimate of every model call of the turn, summed as the tool loop sums their usage: each
+   * round's prompt is the first one plus the tool rounds before it.
+   */
+  async #estimatedOverRounds(first: number, rounds: readonly Message[]): Promise<number> {
+    let total = first
+    let added = 0
+    for (const message of rounds) {
+      added += await this.#settings.estimator.estimate([message])
+      if (message.role === 'tool') total += first + added
+    }
+    return total
   }
 
   /** Room kept for the answer: in-browser engines count it in the window. */
