@@ -161,7 +161,7 @@ export async function converse(turns: number, ask: (turn: number) => Promise<unk
         contextErrors++
       if (firstFailures.length < 3)
         firstFailures.push(
-          `turn ${turn}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`.slice(0, 300),
+          `turn ${turn}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`.slice(0, 900),
         )
     }
     times.push(performance.now() - start)
