@@ -1,5 +1,5 @@
 // Issue 42's long conversation against a remote-like model: 300 turns (--turns N), each a ~100-character
-// question, one tool round with a ~640-character result and an answer of up to ~350 tokens, on a
+// question, one tool round with a ~640-character result and an answer of up to ~475 tokens, on a
 // test double that refuses prompts over 4,096 tokens as OpenAI does, counted by a real tokenizer
 // (bench/token-limited-model.ts). The model has no token counter: the session advisor estimates,
 // corrected by the usage each answer reports. Two compaction set-ups, each on a fresh in-memory session:
@@ -7,7 +7,8 @@
 // keeping 10 events, the summary written by the same model) and the demo's (ContextWindowTrigger 0.8,
 // TokenCountCompactionStrategy of a quarter of the window). Figures: turns completed, context errors
 // (turns failed for the window: must be 0), the model's refusals (prompts it refused as too long;
-// the advisor compacts and sends those again), compactions, the largest prompt against the window.
+// the advisor compacts and sends those again), compactions, the largest prompt against the window;
+// and, as the baseline in the same run, the same turns with today's default chat memory (20 messages).
 import type { CharacterTokenCountEstimator } from '../src'
 import {
   ChatClient,
@@ -15,6 +16,8 @@ import {
   ContextWindowTrigger,
   DefaultSessionService,
   InMemorySessionRepository,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
   RecursiveSummarizationCompactionStrategy,
   SessionMemoryAdvisor,
   TokenCountCompactionStrategy,
@@ -60,6 +63,18 @@ async function conversation(
   }
 }
 
+/** The baseline: today's default chat memory (the last 20 messages), no compaction. */
+async function withChatMemory() {
+  const model = new MeteredModel(tokenLimitedModel(WINDOW))
+  const client = ChatClient.builder(model)
+    .defaultTools(lookup)
+    .defaultOptions({ maxTokens: MAX_TOKENS })
+    .defaultAdvisors(MessageChatMemoryAdvisor.builder(MessageWindowChatMemory.builder().build()).build())
+    .build()
+  const { firstFailures: _, ...tally } = await converse(turns, (turn) => client.prompt(question(turn)).call().content())
+  return { ...tally, modelRefusals: model.refusals, peakPromptTokens: model.peakPromptTokens }
+}
+
 const summarizing = await conversation((model) => ({
   trigger: CompositeCompactionTrigger.anyOf(
     ContextWindowTrigger.builder().fraction(0.8).build(),
@@ -76,8 +91,11 @@ const tokenWindow = await conversation(() => ({
     .build(),
 }))
 
+const chatMemory = await withChatMemory()
+
 report('long-session-scripted', {
-  what: `${turns} turns, one tool round each (~640-character result, ~100-character questions, answers up to ~350 tokens, maxTokens ${MAX_TOKENS}), on a scripted test double refusing prompts over ${WINDOW} tokens (gpt-tokenizer o200k_base count + maxTokens, OpenAI's context_length_exceeded); the model has no countTokens, the advisor estimates. contextErrors = turns failed for the window (goal 0); modelRefusals = prompts the model refused (sent again after compaction)`,
+  what: `${turns} turns, one tool round each (~640-character result, ~100-character questions, answers up to ~475 tokens, maxTokens ${MAX_TOKENS}), on a scripted test double refusing prompts over ${WINDOW} tokens (gpt-tokenizer o200k_base count + maxTokens, OpenAI's context_length_exceeded); the model has no countTokens, the advisor estimates. contextErrors = turns failed for the window (goal 0); modelRefusals = prompts the model refused (sent again after compaction)`,
   recursiveSummarization: summarizing,
   tokenCountQuarterWindow: tokenWindow,
+  baselineChatMemory20Messages: chatMemory,
 })

@@ -12,13 +12,16 @@
 // with the model's own tokenizer and refuses it when it exceeds n_ctx; the usage is the engine's.
 // Figures: turns completed, context errors (turns failed for the window: must be 0), the engine's
 // refusals (recovered by the advisor's compact-and-send-again), compactions, the largest prompt and
-// prompt + answer the engine reported against the window, time per turn.
+// prompt + answer the engine reported against the window, time per turn; and, as the baseline on the
+// same engine in the same run, 20 turns with today's default chat memory (the last 20 messages).
 import { tinyGguf } from '../scripts/tiny-gguf.mjs'
 import {
   ChatClient,
   ContextWindowTrigger,
   DefaultSessionService,
   IndexedDBSessionRepository,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
   SessionMemoryAdvisor,
   TokenCountCompactionStrategy,
   type ChatModel,
@@ -33,6 +36,7 @@ const WASM_URL = '/bench/wllama.wasm'
 const WINDOW = 1024
 const MAX_TOKENS = 128
 const turns = turnCount()
+const BASELINE_TURNS = Math.min(turns, 20)
 const CLOSE_BRACKET = ']'.charCodeAt(0)
 
 /**
@@ -97,6 +101,16 @@ try {
     )
     .build()
   const tally = await converse(turns, (turn) => client.prompt(question(turn)).call().content())
+  // The baseline, on the same engine: today's default chat memory (the last 20 messages), no compaction.
+  const baselineModel = new MeteredModel(new ToolRoundScript(engine))
+  const withChatMemory = ChatClient.builder(baselineModel)
+    .defaultTools(lookup)
+    .defaultOptions({ maxTokens: MAX_TOKENS, seed: 1 })
+    .defaultAdvisors(MessageChatMemoryAdvisor.builder(MessageWindowChatMemory.builder().build()).build())
+    .build()
+  const { firstFailures, ...baseline } = await converse(BASELINE_TURNS, (turn) =>
+    withChatMemory.prompt(question(turn)).call().content(),
+  )
   report('long-session-wllama', {
     what: `${turns} turns on the tiny llama.cpp model (wllama, one thread) loaded with n_ctx ${engine.contextWindow}, one tool round a turn (~640-character result, ~100-character questions; the tool choice scripted, every reply written by the engine), maxTokens ${MAX_TOKENS}, session in IndexedDB, ContextWindowTrigger 0.8 + TokenCountCompactionStrategy ${WINDOW / 4}; the model ${(engine as ChatModel).countTokens ? 'counts tokens with its own tokenizer' : 'has no countTokens: the advisor estimates, corrected by the usage'}. contextErrors = turns failed for the window (goal 0); engineRefusals = prompts llama.cpp refused (sent again after compaction)`,
     ...tally,
@@ -108,6 +122,11 @@ try {
     peakPromptTokens: model.peakPromptTokens,
     peakPromptPlusAnswerTokens: model.peakTotalTokens,
     window: engine.contextWindow,
+    [`baselineChatMemory20Messages${BASELINE_TURNS}Turns`]: {
+      ...baseline,
+      engineRefusals: baselineModel.refusals,
+      firstFailures: firstFailures.map((failure) => failure.slice(0, 240)),
+    },
   })
 } finally {
   await repository.close()

@@ -138,6 +138,8 @@ export interface ConversationTally {
   failed: number
   /** Turns that failed because the prompt did not fit (the model's refusal, or the session's `context-window`). */
   contextErrors: number
+  /** The first turn that failed, from 0 (null when none did). */
+  firstFailedTurn: number | null
   firstFailures: string[]
   msPerTurnMedian: number
   msPerTurnMean: number
@@ -150,6 +152,7 @@ export async function converse(turns: number, ask: (turn: number) => Promise<unk
   const firstFailures: string[] = []
   let failed = 0
   let contextErrors = 0
+  let firstFailedTurn: number | null = null
   const started = performance.now()
   for (let turn = 0; turn < turns; turn++) {
     const start = performance.now()
@@ -157,6 +160,7 @@ export async function converse(turns: number, ask: (turn: number) => Promise<unk
       await ask(turn)
     } catch (error) {
       failed++
+      firstFailedTurn ??= turn
       if (isContextOverflow(error) || (error instanceof SessionError && error.code === 'context-window'))
         contextErrors++
       if (firstFailures.length < 3)
@@ -172,6 +176,7 @@ export async function converse(turns: number, ask: (turn: number) => Promise<unk
     completed: turns - failed,
     failed,
     contextErrors,
+    firstFailedTurn,
     firstFailures,
     msPerTurnMedian: round(median(times), 2),
     msPerTurnMean: round(total / turns, 2),

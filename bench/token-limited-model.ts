@@ -3,7 +3,7 @@
 // charges it, and refuses a prompt whose tokens plus its maxTokens exceed the window with OpenAI's
 // `context_length_exceeded` error — as a remote model without a token counter behaves. Otherwise it
 // calls `lookup` when the prompt ends with the user's question and tools are offered, answers
-// (200–1,800 characters, up to ~350 tokens) after the tool's result, and writes a 300-character
+// (400–2,600 characters, up to ~475 tokens) after the tool's result, and writes a 300-character
 // summary when asked without tools (the compaction's summarizer).
 // It reports the prompt tokens it counted as `usage`, as a provider does.
 import { countTokens } from 'gpt-tokenizer'
@@ -43,9 +43,9 @@ const SUMMARY =
     .repeat(3)
     .slice(0, 300)
 
-/** A deterministic answer of 200–1,800 characters for the `index`-th request. */
+/** A deterministic answer of 400–2,600 characters for the `index`-th request. */
 function answerText(index: number): string {
-  const length = 200 + ((index * 7919) % 1601)
+  const length = 400 + ((index * 7919) % 2201)
   return SENTENCE.repeat(Math.ceil(length / SENTENCE.length)).slice(0, length)
 }
 
