@@ -12,6 +12,7 @@ import {
   type ChatModel,
   type ChatResponse,
   type Prompt,
+  type StreamAdvisor,
 } from '../src'
 import { median, round } from './measure'
 
@@ -114,13 +115,14 @@ export class MeteredModel implements ChatModel {
 }
 
 /** Counts the compactions the session advisor reports (its notes), by what set them off. */
-export class CompactionCounter implements CallAdvisor, ChainEventListener {
+export class CompactionCounter implements CallAdvisor, StreamAdvisor, ChainEventListener {
   readonly name = 'Compaction counter'
   readonly order = 0
   readonly byTrigger: Record<string, number> = {}
   total = 0
 
   adviseCall: CallAdvisor['adviseCall'] = (request, chain) => chain.nextCall(request)
+  adviseStream: StreamAdvisor['adviseStream'] = (request, chain) => chain.nextStream(request)
 
   onChainEvent(event: ChainEvent): void {
     if (event.type !== 'note') return
