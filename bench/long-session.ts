@@ -1,4 +1,4 @@
-// What the long-session benches share (long-session-scripted in Node, long-session-wllama in
+// What the long-session benches share (long-session-scripted in Node, long-session-llamacpp in
 // Chromium): the conversation of issue 42's measurement — ~100-character questions, one tool round a
 // turn whose result is ~640 characters — the number of turns (`npm run bench -- long-session --turns N`,
 // default 300), a model wrapper that meters every request the model gets, and the tally of a run.

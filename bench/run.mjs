@@ -17,10 +17,10 @@ const BROWSER_BENCHES = [
   'session-turn',
   'retrieval',
   'wllama',
-  'long-session-wllama',
+  'long-session-llamacpp',
 ]
 // Benches that need a browser (IndexedDB, llama.cpp's wasm): not run in Node.
-const BROWSER_ONLY = ['memory-turn', 'retrieval', 'wllama', 'long-session-wllama']
+const BROWSER_ONLY = ['memory-turn', 'retrieval', 'wllama', 'long-session-llamacpp']
 const WLLAMA_WASM = join(import.meta.dirname, '..', 'node_modules', '@wllama', 'wllama', 'esm', 'wasm', 'wllama.wasm')
 const BENCH_PAGE = 'http://localhost/bench'
 

@@ -111,7 +111,7 @@ try {
   const { firstFailures, ...baseline } = await converse(BASELINE_TURNS, (turn) =>
     withChatMemory.prompt(question(turn)).call().content(),
   )
-  report('long-session-wllama', {
+  report('long-session-llamacpp', {
     what: `${turns} turns on the tiny llama.cpp model (wllama, one thread) loaded with n_ctx ${engine.contextWindow}, one tool round a turn (~640-character result, ~100-character questions; the tool choice scripted, every reply written by the engine), maxTokens ${MAX_TOKENS}, session in IndexedDB, ContextWindowTrigger 0.8 + TokenCountCompactionStrategy ${WINDOW / 4}; the model ${(engine as ChatModel).countTokens ? 'counts tokens with its own tokenizer' : 'has no countTokens: the advisor estimates, corrected by the usage'}. contextErrors = turns failed for the window (goal 0); engineRefusals = prompts llama.cpp refused (sent again after compaction)`,
     ...tally,
     modelRequests: model.requests,
