@@ -6,8 +6,8 @@
 //
 // What is real and what is scripted: the random-weights model never decides to call a tool, so the
 // tool choice is scripted (ToolRoundScript): the round after the question is sent with
-// `toolChoice: lookup` — the engine writes the call itself, held to the tool's JSON by llama.cpp's
-// grammar — and the round after the tool's result with `toolChoice: 'none'`, the engine writing a
+// `toolChoice: lookup` and a sampling bias toward ']' (so that the list of calls closes after one) —
+// the engine writes the call itself, held to the tool's JSON by llama.cpp's grammar — and the round after the tool's result with `toolChoice: 'none'`, the engine writing a
 // short free-text answer. Every model request goes to the real engine, which tokenizes the prompt
 // with the model's own tokenizer and refuses it when it exceeds n_ctx; the usage is the engine's.
 // Figures: turns completed, context errors (turns failed for the window: must be 0), the engine's
