@@ -9,6 +9,7 @@ import {
 } from 'advisor-chain/trace'
 import { matchesFilter, type RunFilter } from './search'
 import { createStateStore, type StateStore } from './state-store'
+import type { KeptRuns, KeptRunsState, RunKeeper } from './kept-runs'
 
 /**
  * The least time between two notifications while events keep coming (a stream of a hundred chunks
@@ -28,6 +29,11 @@ export interface DevtoolsStoreOptions {
    * this keeps its head and its latest events, and says how many from its middle were dropped.
    */
   maxEvents?: number
+  /**
+   * Keeps the finished runs over page loads, in IndexedDB (opt-in): `keep: keepRuns({ name: 'my-app' })`.
+   * Without it the runs are lost at a reload.
+   */
+  keep?: RunKeeper
 }
 
 export interface Selection {
@@ -74,6 +80,8 @@ export interface DevtoolsState {
   filter: RunFilter
   maxRuns: number
   maxEvents: number
+  /** With `keep`: the runs restored from a previous page load, and what could not be kept or restored. */
+  kept?: KeptRunsState
 }
 
 export interface DevtoolsStore extends StateStore<DevtoolsState>, TraceSink {
@@ -88,7 +96,10 @@ export interface DevtoolsStore extends StateStore<DevtoolsState>, TraceSink {
   setFilter(filter: Partial<RunFilter>): void
   pause(): void
   resume(): void
+  /** Removes every run shown; with `keep`, also the runs kept for the next page load. */
   clear(): void
+  /** With `keep`: the runs kept in IndexedDB. */
+  readonly kept?: KeptRuns | undefined
   /** Every event kept, as a trace file (JSON text). */
   exportSession(): string
   /** The model calls of one run (or of all runs) as a cassette for ReplayChatModel, as JSON. */
@@ -178,7 +189,16 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   const oldestFirst = () => model.runs()
   const runs = () => (newestFirst ??= model.runs().reverse())
 
-  return Object.assign(store, {
+  /** Adds the runs not shown yet (same run id), as read from a file; returns how many events and runs of them were added. */
+  const addFresh = (events: readonly TraceEvent[]) => {
+    const shown = new Set(model.runs().map((run) => run.id))
+    const fresh = events.filter((event) => !shown.has(event.runId))
+    for (const event of fresh) add(event, false)
+    changed()
+    return [fresh.length, new Set(events.map((event) => event.runId)).size, shown] as const
+  }
+
+  const self: DevtoolsStore = Object.assign(store, {
     emit(event: TraceEvent) {
       if (store.getState().paused) {
         missed++
@@ -216,6 +236,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
       reset()
       store.setState({ selection: undefined, droppedRuns: 0, missed: 0, source: { kind: 'live' } })
       changed()
+      void self.kept?.forget()
     },
     exportCassette(runId?: string) {
       const runs = runId ? [model.run(runId)].filter((run) => run !== undefined) : oldestFirst()
@@ -224,16 +245,11 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     exportSession: () => exportTrace(oldestFirst().flatMap((run) => run.events)),
     importSession(text: string, name = 'trace file') {
       const events = importTrace(text)
-      const shown = new Set(model.runs().map((run) => run.id))
-      const incoming = new Set(events.map((event) => event.runId))
-      const fresh = events.filter((event) => !shown.has(event.runId))
-      for (const event of fresh) add(event, false)
-      const duplicates = [...incoming].filter((id) => shown.has(id)).length
-      store.setState({
-        source: { kind: 'file', name, events: fresh.length, runs: incoming.size - duplicates, duplicates },
-      })
-      changed()
+      const [added, runs, shown] = addFresh(events)
+      const duplicates = new Set(events.filter((event) => shown.has(event.runId)).map((event) => event.runId)).size
+      store.setState({ source: { kind: 'file', name, events: added, runs: runs - duplicates, duplicates } })
     },
     flush,
   })
+  return Object.assign(self, { kept: options.keep?.(self, addFresh) })
 }
