@@ -104,8 +104,9 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
     /** The version of each run as last written (or restored): a run is written again only when it changed. */
     const written = new Map<string, number>()
     let writes = Promise.resolve()
+    let savedAt = 0
 
-    const restored = read(transaction).then(
+    const opened = read(transaction).then(
       ({ records, problems }) => {
         const events: TraceEvent[] = []
         const ids = new Set<string>()
@@ -124,10 +125,12 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
         for (const id of ids) written.set(id, store.run(id)?.version ?? 0)
         store.setState({ kept: { ...state(), restored: ids, loaded: true } })
         problems.forEach(report)
+        return true
       },
       (error: unknown) => {
         store.setState({ kept: { ...state(), loaded: true } })
         report(`Runs are not kept: ${(error as Error).message}`)
+        return false
       },
     )
 
@@ -137,7 +140,9 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
       const bytes = new TextEncoder().encode(trace).length
       if (bytes > maxBytes)
         return report(`Run '${run.id}' was not kept: its trace has ${bytes} bytes, over maxBytes (${maxBytes})`)
-      const size: KeptSize = { id: run.id, savedAt: Date.now(), bytes }
+      // Strictly later than the run this tab wrote before, even within one millisecond.
+      savedAt = Math.max(performance.timeOrigin + performance.now(), savedAt + 0.001)
+      const size: KeptSize = { id: run.id, savedAt, bytes }
       writes = writes
         .then(() => transaction('readwrite', (tx) => write(tx, trace, size, maxRuns, maxBytes)))
         .catch((error: unknown) => {
@@ -149,17 +154,22 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
         })
     }
     // Once the kept runs are shown: a finished run of this page (not one read from a file) is written when it changed.
-    void restored.then(() =>
-      store.subscribe(() => {
-        for (const run of store.runs())
-          if (run.live && run.status !== 'running' && written.get(run.id) !== run.version) keep(run)
-      }),
-    )
+    const keepFinished = () => {
+      for (const run of store.runs())
+        if (run.live && run.status !== 'running' && written.get(run.id) !== run.version) keep(run)
+    }
+    // A database that could not be opened was reported once; the runs are not kept then.
+    void opened.then((readable) => {
+      if (!readable) return
+      keepFinished()
+      store.subscribe(keepFinished)
+    })
+    const restored = opened.then(() => {})
 
     return {
       databaseName,
       restored,
-      saved: () => writes,
+      saved: () => restored.then(() => writes),
       forget() {
         written.clear()
         store.setState({ kept: { ...state(), restored: new Set(), problems: [] } })
