@@ -39,7 +39,7 @@ export interface KeptRuns {
 
 /**
  * What `createDevtoolsStore({ keep })` takes: it is called once with the store and the function
- * that adds runs read from a file (runs already shown are skipped).
+ * that adds the events of runs read from a file (not recorded in this page).
  */
 export type RunKeeper = (store: DevtoolsStore, restore: (events: readonly TraceEvent[]) => unknown) => KeptRuns
 
@@ -112,6 +112,8 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
         const ids = new Set<string>()
         for (const record of records) {
           try {
+            // A run already shown (same id) is not added again.
+            if (store.run(record.id)) continue
             const trace = importTrace(record.trace as string)
             const other = trace.find((event) => event.runId !== record.id)
             if (other) throw new Error(`it holds events of another run, '${other.runId.slice(0, 80)}'`)
@@ -166,18 +168,20 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
     })
     const restored = opened.then(() => {})
 
-    return {
-      databaseName,
-      restored,
-      saved: () => restored.then(() => writes),
-      forget() {
-        written.clear()
-        store.setState({ kept: { ...state(), restored: new Set(), problems: [] } })
-        return (writes = writes
-          .then(() => transaction('readwrite', (tx) => [RUNS, SIZES].forEach((name) => tx.objectStore(name).clear())))
-          .catch((error: unknown) => report(`The kept runs could not be forgotten: ${(error as Error).message}`)))
-      },
+    const forget = () => {
+      written.clear()
+      store.setState({ kept: { ...state(), restored: new Set(), problems: [] } })
+      return (writes = writes
+        .then(() => transaction('readwrite', (tx) => [RUNS, SIZES].forEach((name) => tx.objectStore(name).clear())))
+        .catch((error: unknown) => report(`The kept runs could not be forgotten: ${(error as Error).message}`)))
     }
+    // The devtools' Clear forgets the kept runs too: after a reload they would come back otherwise.
+    const clear = store.clear.bind(store)
+    store.clear = () => {
+      clear()
+      void forget()
+    }
+    return { databaseName, restored, saved: () => restored.then(() => writes), forget }
   }
 }
 

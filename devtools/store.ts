@@ -189,15 +189,6 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   const oldestFirst = () => model.runs()
   const runs = () => (newestFirst ??= model.runs().reverse())
 
-  /** Adds the runs not shown yet (same run id), as read from a file; returns how many events and runs of them were added. */
-  const addFresh = (events: readonly TraceEvent[]) => {
-    const shown = new Set(model.runs().map((run) => run.id))
-    const fresh = events.filter((event) => !shown.has(event.runId))
-    for (const event of fresh) add(event, false)
-    changed()
-    return [fresh.length, new Set(events.map((event) => event.runId)).size, shown] as const
-  }
-
   const self: DevtoolsStore = Object.assign(store, {
     emit(event: TraceEvent) {
       if (store.getState().paused) {
@@ -236,7 +227,6 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
       reset()
       store.setState({ selection: undefined, droppedRuns: 0, missed: 0, source: { kind: 'live' } })
       changed()
-      void self.kept?.forget()
     },
     exportCassette(runId?: string) {
       const runs = runId ? [model.run(runId)].filter((run) => run !== undefined) : oldestFirst()
@@ -245,11 +235,23 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
     exportSession: () => exportTrace(oldestFirst().flatMap((run) => run.events)),
     importSession(text: string, name = 'trace file') {
       const events = importTrace(text)
-      const [added, runs, shown] = addFresh(events)
-      const duplicates = new Set(events.filter((event) => shown.has(event.runId)).map((event) => event.runId)).size
-      store.setState({ source: { kind: 'file', name, events: added, runs: runs - duplicates, duplicates } })
+      const shown = new Set(model.runs().map((run) => run.id))
+      const incoming = new Set(events.map((event) => event.runId))
+      const fresh = events.filter((event) => !shown.has(event.runId))
+      for (const event of fresh) add(event, false)
+      const duplicates = [...incoming].filter((id) => shown.has(id)).length
+      store.setState({
+        source: { kind: 'file', name, events: fresh.length, runs: incoming.size - duplicates, duplicates },
+      })
+      changed()
     },
     flush,
   })
-  return Object.assign(self, { kept: options.keep?.(self, addFresh) })
+  // With `keep`: the keeper adds the runs it restores as runs read from a file, and makes Clear forget what it keeps.
+  return Object.assign(self, {
+    kept: options.keep?.(self, (events) => {
+      for (const event of events) add(event, false)
+      changed()
+    }),
+  })
 }

@@ -86,6 +86,53 @@ test('a session exported and imported again shows the same runs', async ({ page 
   await expect(panel.getByTestId('timeline-tool')).toHaveCount(2)
 })
 
+/** How many runs the demo's devtools keep in IndexedDB for the next page load. */
+function keptRuns(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('advisor-chain-devtools:advisor-chain-demo')
+        request.onerror = () => reject(request.error ?? new Error('could not open'))
+        request.onsuccess = () => {
+          const db = request.result
+          if (!db.objectStoreNames.contains('sizes')) return (db.close(), resolve(0))
+          const count = db.transaction('sizes').objectStore('sizes').count()
+          count.onsuccess = () => (db.close(), resolve(count.result))
+          count.onerror = () => reject(count.error ?? new Error('could not count'))
+        }
+      }),
+  )
+}
+
+test('a finished run survives a reload, marked as restored, and Clear forgets it', async ({ page }) => {
+  await send(page, 'What is 6 * 7?')
+  await waitForRun(page)
+  const panel = devtools(page)
+  await expect(panel.locator('[data-testid="run-row"][data-status="running"]')).toHaveCount(0)
+  const labels = await panel.getByTestId('run-row').allTextContents()
+  await expect.poll(() => keptRuns(page)).toBe(1)
+
+  await page.reload()
+  await expect(panel.getByTestId('run-row')).toHaveCount(1)
+  expect(await panel.getByTestId('run-row').allTextContents()).toEqual(labels)
+  await expect(panel.getByTestId('restored-note')).toHaveText(
+    '1 run restored from a previous page load. Clear forgets them.',
+  )
+  await expect(panel.locator('.detail-head')).toContainText('from a previous page load')
+
+  await panel.getByRole('button', { name: 'Clear' }).click()
+  await expect(panel.getByTestId('run-row')).toHaveCount(0)
+  await expect.poll(() => keptRuns(page)).toBe(0)
+  await page.reload()
+  await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
+  // The next run is the only one: the kept run did not come back.
+  await send(page, 'What is 2 + 2?')
+  await waitForRun(page)
+  await expect(panel.getByTestId('run-row')).toHaveCount(1)
+  await expect(panel.getByTestId('run-row')).toContainText('2 + 2')
+  await expect(panel.getByTestId('restored-note')).toHaveCount(0)
+})
+
 test('a malformed or hostile trace file is refused with a clear message and loses nothing', async ({ page }) => {
   await send(page, 'What is 2 + 2?')
   await waitForRun(page)

@@ -20,10 +20,11 @@ export async function openDemo(page: Page, path = '/'): Promise<void> {
   await page.evaluate(async () => {
     localStorage.clear()
     sessionStorage.clear()
-    await new Promise<void>((resolve) => {
-      const request = indexedDB.deleteDatabase('advisor-chain-demo')
-      request.onsuccess = request.onerror = request.onblocked = () => resolve()
-    })
+    for (const name of ['advisor-chain-demo', 'advisor-chain-devtools:advisor-chain-demo'])
+      await new Promise<void>((resolve) => {
+        const request = indexedDB.deleteDatabase(name)
+        request.onsuccess = request.onerror = request.onblocked = () => resolve()
+      })
   })
   await page.reload()
   await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
