@@ -98,7 +98,8 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
     }
     const state = (): KeptRunsState => store.getState().kept ?? { restored: new Set(), problems: [], loaded: false }
     const report = (problem: string) => {
-      console.warn(`advisor-chain devtools: ${problem}`)
+      // Not on a server (its render of a page has no IndexedDB, and nothing to keep): the panel says it in the page.
+      if (typeof document !== 'undefined') console.warn(`advisor-chain devtools: ${problem}`)
       store.setState({ kept: { ...state(), problems: [...state().problems, problem] } })
     }
     /** The version of each run as last written (or restored): a run is written again only when it changed. */
