@@ -6,7 +6,7 @@ import type { TraceEvent } from '../src/trace/events'
 import { exportTrace } from '../src/trace/file'
 import { sampleRun } from '../src/trace/testing/sample-trace'
 import { recordLargeSession } from './devtools-session'
-import { demo, devtools, openDemo, send } from './support'
+import { demo, devtools, keptRuns, openDemo, send } from './support'
 
 test.beforeEach(async ({ page }) => {
   await openDemo(page)
@@ -85,24 +85,6 @@ test('a session exported and imported again shows the same runs', async ({ page 
   await panel.getByTestId('run-row').filter({ hasText: 'call mum' }).click()
   await expect(panel.getByTestId('timeline-tool')).toHaveCount(2)
 })
-
-/** How many runs the demo's devtools keep in IndexedDB for the next page load. */
-function keptRuns(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const request = indexedDB.open('advisor-chain-devtools:advisor-chain-demo')
-        request.onerror = () => reject(request.error ?? new Error('could not open'))
-        request.onsuccess = () => {
-          const db = request.result
-          if (!db.objectStoreNames.contains('sizes')) return (db.close(), resolve(0))
-          const count = db.transaction('sizes').objectStore('sizes').count()
-          count.onsuccess = () => (db.close(), resolve(count.result))
-          count.onerror = () => reject(count.error ?? new Error('could not count'))
-        }
-      }),
-  )
-}
 
 test('a finished run survives a reload, marked as restored, and Clear forgets it', async ({ page }) => {
   await send(page, 'What is 6 * 7?')

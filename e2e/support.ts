@@ -30,6 +30,24 @@ export async function openDemo(page: Page, path = '/'): Promise<void> {
   await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
 }
 
+/** How many runs the demo's devtools keep in IndexedDB for the next page load. */
+export function keptRuns(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('advisor-chain-devtools:advisor-chain-demo')
+        request.onerror = () => reject(request.error ?? new Error('could not open'))
+        request.onsuccess = () => {
+          const db = request.result
+          if (!db.objectStoreNames.contains('sizes')) return (db.close(), resolve(0))
+          const count = db.transaction('sizes').objectStore('sizes').count()
+          count.onsuccess = () => (db.close(), resolve(count.result))
+          count.onerror = () => reject(count.error ?? new Error('could not count'))
+        }
+      }),
+  )
+}
+
 /** Types a message and waits until the answer is complete. */
 export async function send(page: Page, text: string): Promise<Locator> {
   const answers = page.getByTestId('message-assistant')
