@@ -20,7 +20,7 @@ export interface KeepRunsOptions {
 export interface KeptRunsState {
   /** The runs shown again from a previous page load, by id. */
   restored: ReadonlySet<string>
-  /** Kept runs not shown (unreadable records), runs that could not be kept, a database that could not be opened. */
+  /** Kept runs not shown (unreadable records), runs that could not be kept, a database that could not be opened: the latest 5. */
   problems: readonly string[]
   /** The kept runs were read (or could not be). */
   loaded: boolean
@@ -47,6 +47,8 @@ const RUNS = 'runs'
 /** Per run: when it was written and its size, so bounding the database reads no trace. */
 const SIZES = 'sizes'
 const DB_VERSION = 1
+/** Problems the panel lists at once. */
+const MAX_PROBLEMS = 5
 
 interface KeptSize {
   id: string
@@ -100,7 +102,8 @@ export function keepRuns(options: KeepRunsOptions): RunKeeper {
     const report = (problem: string) => {
       // Not on a server (its render of a page has no IndexedDB, and nothing to keep): the panel says it in the page.
       if (typeof document !== 'undefined') console.warn(`advisor-chain devtools: ${problem}`)
-      store.setState({ kept: { ...state(), problems: [...state().problems, problem] } })
+      // The latest few: a full disk would otherwise add a line for every run.
+      store.setState({ kept: { ...state(), problems: [...state().problems, problem].slice(-MAX_PROBLEMS) } })
     }
     /** The version of each run as last written (or restored): a run is written again only when it changed. */
     const written = new Map<string, number>()
