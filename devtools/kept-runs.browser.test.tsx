@@ -122,6 +122,34 @@ describe('keepRuns: the devtools keep finished runs over page loads', () => {
     expect(ids(second)).toEqual(['six', 'two'])
   })
 
+  it('reports a run the storage quota has no room for, and the runs kept before stay', async () => {
+    const name = fresh()
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const first = await pageLoad(name)
+    await record(first, sampleRun({ runId: 'kept' }))
+    // The site's storage is full: IndexedDB aborts the write with a QuotaExceededError.
+    const { transaction } = Object.getOwnPropertyDescriptors(IDBDatabase.prototype)
+    const full = vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (
+      this: IDBDatabase,
+      ...args: Parameters<IDBDatabase['transaction']>
+    ) {
+      const tx = (transaction.value as IDBDatabase['transaction']).apply(this, args)
+      if (args[1] === 'readwrite') {
+        Object.defineProperty(tx, 'error', {
+          value: new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
+        })
+        queueMicrotask(() => tx.abort())
+      }
+      return tx
+    })
+    await record(first, sampleRun({ runId: 'no-room' }))
+    expect(first.getState().kept?.problems).toEqual([
+      "Run 'no-room' was not kept: the storage quota of this site is used up (QuotaExceededError). Clear the devtools to free what they keep, or give keepRuns a smaller maxBytes.",
+    ])
+    full.mockRestore()
+    expect(ids(await pageLoad(name))).toEqual(['kept'])
+  })
+
   it('loses and doubles no run when two tabs write at once, and the bound holds over both', async () => {
     const name = fresh()
     const [tabA, tabB] = await Promise.all([pageLoad(name, { maxRuns: 10 }), pageLoad(name, { maxRuns: 10 })])
