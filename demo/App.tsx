@@ -10,7 +10,7 @@ import {
   type ChatClient,
   type ForkRunRequest,
 } from 'advisor-chain'
-import { AdvisorDevtools, createDevtoolsStore } from 'advisor-chain/devtools'
+import { AdvisorDevtools, createDevtoolsStore, keepRuns } from 'advisor-chain/devtools'
 import type { McpToolSet } from 'advisor-chain/mcp'
 import { useCallback, useMemo, useState } from 'react'
 import { AdvisorSettings } from './AdvisorSettings'
@@ -26,8 +26,8 @@ import { TripPlanner } from './TripPlanner'
 import { Documents } from './Documents'
 import { documentStore, readFiles } from './documents'
 
-// One of each for the page: the devtools' store, the approval queue, the memory.
-const store = createDevtoolsStore({ maxRuns: 200 })
+// One of each for the page: the devtools' store (its last 20 finished runs kept over reloads), the approval queue, the memory.
+const store = createDevtoolsStore({ maxRuns: 200, keep: keepRuns({ name: 'advisor-chain-demo', maxRuns: 20 }) })
 const approvals = new ApprovalQueue()
 const repository = new IndexedDBChatMemoryRepository({ databaseName: 'advisor-chain-demo' })
 const memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(40).build()

@@ -19,6 +19,7 @@ export {
   type Selection,
 } from './store'
 export type { StateStore } from './state-store'
+export { keepRuns, type KeepRunsOptions, type KeptRuns, type KeptRunsState, type RunKeeper } from './kept-runs'
 export { roundFigures, runFigures, type RoundFigures, type RunFigures } from './figures'
 export type { RunFilter, StatusFilter } from './search'
 export type { ModelSpan, RoundView, RunView, RunViewStatus as Status, ToolSpan } from 'advisor-chain/trace'

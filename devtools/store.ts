@@ -9,6 +9,7 @@ import {
 } from 'advisor-chain/trace'
 import { matchesFilter, type RunFilter } from './search'
 import { createStateStore, type StateStore } from './state-store'
+import type { KeptRuns, KeptRunsState, RunKeeper } from './kept-runs'
 
 /**
  * The least time between two notifications while events keep coming (a stream of a hundred chunks
@@ -28,6 +29,11 @@ export interface DevtoolsStoreOptions {
    * this keeps its head and its latest events, and says how many from its middle were dropped.
    */
   maxEvents?: number
+  /**
+   * Keeps the finished runs over page loads, in IndexedDB (opt-in): `keep: keepRuns({ name: 'my-app' })`.
+   * Without it the runs are lost at a reload.
+   */
+  keep?: RunKeeper
 }
 
 export interface Selection {
@@ -74,6 +80,8 @@ export interface DevtoolsState {
   filter: RunFilter
   maxRuns: number
   maxEvents: number
+  /** With `keep`: the runs restored from a previous page load, and what could not be kept or restored. */
+  kept?: KeptRunsState
 }
 
 export interface DevtoolsStore extends StateStore<DevtoolsState>, TraceSink {
@@ -88,7 +96,10 @@ export interface DevtoolsStore extends StateStore<DevtoolsState>, TraceSink {
   setFilter(filter: Partial<RunFilter>): void
   pause(): void
   resume(): void
+  /** Removes every run shown; with `keep`, also the runs kept for the next page load. */
   clear(): void
+  /** With `keep`: the runs kept in IndexedDB. */
+  readonly kept?: KeptRuns | undefined
   /** Every event kept, as a trace file (JSON text). */
   exportSession(): string
   /** The model calls of one run (or of all runs) as a cassette for ReplayChatModel, as JSON. */
@@ -178,7 +189,7 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
   const oldestFirst = () => model.runs()
   const runs = () => (newestFirst ??= model.runs().reverse())
 
-  return Object.assign(store, {
+  const self: DevtoolsStore = Object.assign(store, {
     emit(event: TraceEvent) {
       if (store.getState().paused) {
         missed++
@@ -235,5 +246,12 @@ export function createDevtoolsStore(options: DevtoolsStoreOptions = {}): Devtool
       changed()
     },
     flush,
+  })
+  // With `keep`: the keeper adds the runs it restores as runs read from a file, and makes Clear forget what it keeps.
+  return Object.assign(self, {
+    kept: options.keep?.(self, (events) => {
+      for (const event of events) add(event, false)
+      changed()
+    }),
   })
 }

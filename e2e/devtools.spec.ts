@@ -6,7 +6,7 @@ import type { TraceEvent } from '../src/trace/events'
 import { exportTrace } from '../src/trace/file'
 import { sampleRun } from '../src/trace/testing/sample-trace'
 import { recordLargeSession } from './devtools-session'
-import { demo, devtools, openDemo, send } from './support'
+import { demo, devtools, keptRuns, openDemo, send } from './support'
 
 test.beforeEach(async ({ page }) => {
   await openDemo(page)
@@ -84,6 +84,35 @@ test('a session exported and imported again shows the same runs', async ({ page 
   expect(await panel.getByTestId('run-row').allTextContents()).toEqual(labels)
   await panel.getByTestId('run-row').filter({ hasText: 'call mum' }).click()
   await expect(panel.getByTestId('timeline-tool')).toHaveCount(2)
+})
+
+test('a finished run survives a reload, marked as restored, and Clear forgets it', async ({ page }) => {
+  await send(page, 'What is 6 * 7?')
+  await waitForRun(page)
+  const panel = devtools(page)
+  await expect(panel.locator('[data-testid="run-row"][data-status="running"]')).toHaveCount(0)
+  const labels = await panel.getByTestId('run-row').allTextContents()
+  await expect.poll(() => keptRuns(page)).toBe(1)
+
+  await page.reload()
+  await expect(panel.getByTestId('run-row')).toHaveCount(1)
+  expect(await panel.getByTestId('run-row').allTextContents()).toEqual(labels)
+  await expect(panel.getByTestId('restored-note')).toHaveText(
+    '1 run restored from a previous page load. Clear forgets them.',
+  )
+  await expect(panel.locator('.detail-head')).toContainText('from a previous page load')
+
+  await panel.getByRole('button', { name: 'Clear' }).click()
+  await expect(panel.getByTestId('run-row')).toHaveCount(0)
+  await expect.poll(() => keptRuns(page)).toBe(0)
+  await page.reload()
+  await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
+  // The next run is the only one: the kept run did not come back.
+  await send(page, 'What is 2 + 2?')
+  await waitForRun(page)
+  await expect(panel.getByTestId('run-row')).toHaveCount(1)
+  await expect(panel.getByTestId('run-row')).toContainText('2 + 2')
+  await expect(panel.getByTestId('restored-note')).toHaveCount(0)
 })
 
 test('a malformed or hostile trace file is refused with a clear message and loses nothing', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { forkRound, installScriptedModel, waitForRun } from 'advisor-chain/playwright'
-import { devtools, openDemo, send } from './support'
+import { devtools, keptRuns, openDemo, send } from './support'
 
 // Fork and re-run: a two-round tool run (the model asks `calculate`, then answers from its result)
 // re-run from round 2 with the tool result edited. The model is scripted: its third reply is the
@@ -51,6 +51,27 @@ test('"Re-run from here" on round 2 with an edited tool result shows the fork ne
   await expect(panel.getByTestId('run-row').first()).toContainText('fork of')
   await expect(panel.getByTestId('run-row')).toHaveCount(2)
   await page.screenshot({ path: test.info().outputPath('fork-compare.png') })
+})
+
+test('"Re-run from here" on a run restored after a reload works as on an imported run', async ({ page }) => {
+  await openDemo(page)
+  await recordToolRun(page)
+  await expect.poll(() => keptRuns(page)).toBe(1)
+  await page.reload()
+  const panel = devtools(page)
+  await expect(panel.locator('.detail-head')).toContainText('from a previous page load')
+  await installScriptedModel(page, ['It is 43.'])
+
+  await panel.getByTestId('timeline-round').nth(1).click()
+  await panel.getByTestId('inspector').getByRole('tab', { name: 'Re-run' }).click()
+  await panel.getByRole('textbox', { name: 'Result of calculate (c1)' }).fill(edited)
+  await panel.getByRole('button', { name: 'Re-run from here' }).click()
+
+  const compare = panel.getByTestId('compare')
+  await expect(compare.getByTestId('first-difference')).toHaveText('First difference: round 2.')
+  await expect(compare.getByTestId('original-answer')).toHaveText('It is 42.')
+  await expect(compare.getByTestId('fork-answer')).toHaveText('It is 43.')
+  await expect(panel.getByTestId('run-row')).toHaveCount(2)
 })
 
 test('a test forks a run through advisor-chain/playwright and reads the fork like any run', async ({ page }) => {

@@ -20,13 +20,32 @@ export async function openDemo(page: Page, path = '/'): Promise<void> {
   await page.evaluate(async () => {
     localStorage.clear()
     sessionStorage.clear()
-    await new Promise<void>((resolve) => {
-      const request = indexedDB.deleteDatabase('advisor-chain-demo')
-      request.onsuccess = request.onerror = request.onblocked = () => resolve()
-    })
+    for (const name of ['advisor-chain-demo', 'advisor-chain-devtools:advisor-chain-demo'])
+      await new Promise<void>((resolve) => {
+        const request = indexedDB.deleteDatabase(name)
+        request.onsuccess = request.onerror = request.onblocked = () => resolve()
+      })
   })
   await page.reload()
   await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
+}
+
+/** How many runs the demo's devtools keep in IndexedDB for the next page load. */
+export function keptRuns(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('advisor-chain-devtools:advisor-chain-demo')
+        request.onerror = () => reject(request.error ?? new Error('could not open'))
+        request.onsuccess = () => {
+          const db = request.result
+          if (!db.objectStoreNames.contains('sizes')) return (db.close(), resolve(0))
+          const count = db.transaction('sizes').objectStore('sizes').count()
+          count.onsuccess = () => (db.close(), resolve(count.result))
+          count.onerror = () => reject(count.error ?? new Error('could not count'))
+        }
+      }),
+  )
 }
 
 /** Types a message and waits until the answer is complete. */

@@ -35,7 +35,7 @@ export const LAYERS = {
   'src/retrieval': ['src/core', 'src/schema', 'src/tools', 'src/storage', 'src/models'],
   'src/wllama': ['src/core', 'src/models'],
   'src/prompt-api': ['src/core', 'src/models'],
-  devtools: ['src/trace'],
+  devtools: ['src/trace', 'src/storage'],
 }
 
 /** Packages only some layers may import. */

@@ -42,7 +42,7 @@ describe('the layer rule of npm run lint', () => {
       'devtools may not import the root barrel; import the layer it needs.',
     ])
     expect(await problems('devtools/x.ts', `import { ObserverAdvisor } from '../src/advisors'`)).toEqual([
-      'devtools may not import src/advisors (it may import src/trace).',
+      'devtools may not import src/advisors (it may import src/trace, src/storage).',
     ])
   })
 
@@ -73,5 +73,6 @@ describe('the layer rule of npm run lint', () => {
       ),
     ).toEqual([])
     expect(await problems('devtools/x.ts', `import { TraceReader } from 'advisor-chain/trace'`)).toEqual([])
+    expect(await problems('devtools/x.ts', `import { IndexedDBConnection } from '../src/storage'`)).toEqual([])
   })
 })

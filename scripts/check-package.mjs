@@ -1,7 +1,8 @@
 // The package as people install it: packs it (prepack builds it), checks what the tarball holds,
-// that its types resolve everywhere (attw), that its API matches the report, that it stays within
-// its size budgets, and builds the consumer app from it. The consumer's Playwright spec runs after
-// (npm run test:package). Usage: node scripts/check-package.mjs
+// that its types resolve everywhere (attw), that its API matches the report, that each entry's
+// types import only the peers the README lists for it, that it stays within its size budgets, and
+// builds the consumer app from it. The consumer's Playwright spec runs after (npm run test:package).
+// Usage: node scripts/check-package.mjs
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -60,6 +61,9 @@ run('types resolve under node10, node16 and bundler (attw)', join(root, 'node_mo
   'cjs-resolves-to-esm',
 ])
 run('API report', process.execPath, [join(root, 'scripts', 'api-report.mjs')])
+run("entries' types import only the peers the README lists for them", process.execPath, [
+  join(root, 'scripts', 'check-peer-types.mjs'),
+])
 run('every entry in Node and a server render', process.execPath, [join(root, 'scripts', 'check-ssr.mjs')])
 run('size budgets', process.execPath, [join(root, 'scripts', 'size.mjs')])
 run('consumer app from the tarball', process.execPath, [join(root, 'e2e', 'consumer', 'build.mjs'), tarballPath])

@@ -105,6 +105,7 @@ function Notes({
   const source = useDevtools(store, (state) => state.source)
   const maxRuns = useDevtools(store, (state) => state.maxRuns)
   const maxEvents = useDevtools(store, (state) => state.maxEvents)
+  const kept = useDevtools(store, (state) => state.kept)
   // A new object on each trim: the note renders again when its figures change, not on every event.
   const trimmedFigures = useDevtools(store, () => store.runs().find((run) => run.trimmed)?.trimmed)
   const trimmedRun = trimmedFigures && store.runs().find((run) => run.trimmed === trimmedFigures)
@@ -117,6 +118,15 @@ function Notes({
       text: `Imported ${source.name}: ${plural(source.runs, 'run')} (${plural(source.events, 'event')}) added${source.duplicates > 0 ? `; ${plural(source.duplicates, 'run')} already shown (same run id), not added again` : ''}. Clear to go back to live runs only.`,
       testId: 'import-source',
     })
+  if (kept?.restored.size)
+    notes.push({
+      kind: 'info',
+      text: `${plural(kept.restored.size, 'run')} restored from a previous page load. Clear forgets them.`,
+      testId: 'restored-note',
+    })
+  kept?.problems.forEach((problem, index) =>
+    notes.push({ kind: 'warn', text: problem, testId: `kept-problem-${index}` }),
+  )
   if (trimmed)
     notes.push({
       kind: 'info',

@@ -22,6 +22,7 @@ type View = 'timeline' | 'chain' | 'compare'
 export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: RunView; fork?: ForkRunner | undefined }) {
   useDevtools(store, (state) => state.version)
   const selection = useDevtools(store, (state) => state.selection)
+  const restored = useDevtools(store, (state) => state.kept?.restored.has(run.id))
   const [chosenView, setView] = useState<View>('timeline')
   const asked = selection?.runId === run.id ? selection.view : undefined
   useEffect(() => {
@@ -89,7 +90,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
           )}
           <span className="stat muted">
             {clock(run.startedAt)} · {run.mode} · run {run.id}
-            {run.live ? '' : ' · from a file'}
+            {run.live ? '' : restored ? ' · from a previous page load' : ' · from a file'}
           </span>
         </div>
         {compactionsOf(run).map((compaction, index) => (

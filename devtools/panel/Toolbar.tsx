@@ -50,7 +50,15 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
           {paused ? 'Paused' : 'Recording'}
         </button>
         <span className="divider" aria-hidden="true" />
-        <button type="button" className="tool-button" onClick={() => store.clear()} disabled={events === 0}>
+        <button
+          type="button"
+          className="tool-button"
+          title={
+            store.kept ? 'Remove every run shown, and the runs kept for the next page load' : 'Remove every run shown'
+          }
+          onClick={() => store.clear()}
+          disabled={events === 0 && !store.kept}
+        >
           Clear
         </button>
         <button

@@ -15,7 +15,7 @@ describe('an optional peer dependency', () => {
     expect(failure).toMatchObject({ name: 'ChatModelError', provider: 'wllama', code: 'runtime-missing' })
     expect((failure as Error).cause).toBe(missing)
     expect((failure as Error).message).toBe(
-      "advisor-chain/wllama needs the package @wllama/wllama, which could not be loaded (Error: Cannot find package '@wllama/wllama'). Install it in your app: npm install @wllama/wllama",
+      "advisor-chain/wllama needs the package @wllama/wllama (an optional peer dependency), which could not be loaded (Error: Cannot find package '@wllama/wllama'). Install it in your app: npm install @wllama/wllama",
     )
   })
 })

@@ -18,7 +18,7 @@ export async function loadOptionalPeer<T>(peer: OptionalPeer, load: () => Promis
     return await load()
   } catch (error) {
     throw new ChatModelError(
-      `${peer.entry} needs the package ${peer.pkg}, which could not be loaded (${String(error)}). Install it in your app: npm install ${peer.pkg}`,
+      `${peer.entry} needs the package ${peer.pkg} (an optional peer dependency), which could not be loaded (${String(error)}). Install it in your app: npm install ${peer.pkg}`,
       { provider: peer.provider, code: 'runtime-missing', retryable: false, cause: error },
     )
   }
