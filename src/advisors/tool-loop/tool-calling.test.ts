@@ -350,6 +350,32 @@ describe('ToolCallingAdvisor hooks', () => {
     expect(model.prompts[2]!.options.temperature).toBe(0.2)
   })
 
+  for (const mode of ['call', 'stream'] as const)
+    it(`lists a tool object a doBeforeCall hook adds every round once to the model, round 1 and round 2 (${mode})`, async () => {
+      const injected = weatherTool()
+      class Injecting extends ToolCallingAdvisor {
+        protected override async doBeforeCall(r: ChatClientRequest) {
+          return this.#inject(r)
+        }
+        protected override async doBeforeStream(r: ChatClientRequest) {
+          return this.#inject(r)
+        }
+        #inject(r: ChatClientRequest): ChatClientRequest {
+          const tools = [...(r.prompt.options.tools ?? []), injected]
+          return { ...r, prompt: { ...r.prompt, options: { ...r.prompt.options, tools } } }
+        }
+      }
+      const model = new ScriptedChatModel([weatherCall('Paris'), weatherCall('Rome'), 'ok'])
+      const client = ChatClient.builder(model).defaultTools(injected).defaultAdvisors(new Injecting()).build()
+      const answer =
+        mode === 'call'
+          ? await client.prompt('q').call().content()
+          : (await collect(client.prompt('q').stream().content())).join('')
+      expect(answer).toBe('ok')
+      const names = model.prompts.map((prompt) => (prompt.options.tools ?? []).map((tool) => tool.definition.name))
+      expect(names).toEqual([['weather'], ['weather'], ['weather']])
+    })
+
   it('keeps messages a hook added in later rounds (Spring #6842)', async () => {
     class Feedback extends ToolCallingAdvisor {
       protected override async doGetNextInstructionsForToolCall(
