@@ -11,21 +11,22 @@ import {
   RUN_ID_KEY,
 } from '../../core'
 import { type ChatMemory, ConversationQueue, type TurnHolder, type WhenBusy } from '../../memory'
+import type { SessionService } from '../../session'
 
-// Shared by every advisor on one ChatMemory (or, when its storage is shared with other tabs, on
-// that storage), so two clients on one conversation take turns too.
-const turns = new WeakMap<ChatMemory, ConversationQueue>()
+// Shared by every advisor on one ChatMemory or SessionService (or, when its storage is shared with
+// other tabs, on that storage), so two clients on one conversation take turns too.
+const turns = new WeakMap<object, ConversationQueue>()
 const sharedTurns = new Map<string, ConversationQueue>()
 
-function turnsOf(memory: ChatMemory): ConversationQueue {
-  const shared = memory.sharedStorageName
+function turnsOf(store: ChatMemory | SessionService): ConversationQueue {
+  const shared = 'sharedStorageName' in store ? store.sharedStorageName : undefined
   if (shared !== undefined) {
     let queue = sharedTurns.get(shared)
     if (!queue) sharedTurns.set(shared, (queue = new ConversationQueue(shared)))
     return queue
   }
-  let queue = turns.get(memory)
-  if (!queue) turns.set(memory, (queue = new ConversationQueue()))
+  let queue = turns.get(store)
+  if (!queue) turns.set(store, (queue = new ConversationQueue()))
   return queue
 }
 
@@ -52,7 +53,8 @@ export class TurnQueue {
   readonly #toolsRunning = new Map<string, number>()
 
   constructor(
-    private readonly chatMemory: ChatMemory,
+    /** Where the conversations are kept: turns on one store take turns, whichever advisor runs them. */
+    private readonly store: ChatMemory | SessionService,
     private readonly whenBusy: WhenBusy,
   ) {}
 
@@ -85,7 +87,7 @@ export class TurnQueue {
       stream: callerStream(request.signal),
     }
     // In this page, then across tabs when the memory's storage is shared with them.
-    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal, holder, this.whenBusy)
+    const endTurn = await turnsOf(this.store).acquire(id, request.signal, holder, this.whenBusy)
     if (!inLoop || runId === undefined) return { request: advised, end: endTurn }
     this.#held.set(runId, { end: endTurn, interrupted })
     return { request: advised, end: () => {} }
