@@ -145,6 +145,19 @@ describe.each(CASES)('$kind $placement the loop, $mode', ({ kind, placement, mod
     expect(texts(model.prompts.at(-1)!).at(-1)).toBe('second')
   })
 
+  it('a second turn given the signal the first was given (one controller for a chat) waits too, then runs', async () => {
+    const { tool, running, release } = heldTool()
+    const { client, model } = clientOf(kind, placement, [tool])
+    const shared = new AbortController().signal
+    const first = ask(client, 'first', mode, shared)
+    await running
+    const second = ask(client, 'second', mode, shared)
+    for (let tick = 0; tick < 20; tick++) await Promise.resolve()
+    expect(model.prompts).toHaveLength(1)
+    release()
+    expect(await Promise.all([first, second])).toEqual(['slow answered done', 'second answer'])
+  })
+
   it('a second turn sent without a signal while a tool runs waits, then runs after the first', async () => {
     const { tool, running, release } = heldTool()
     const { client, model } = clientOf(kind, placement, [tool])
