@@ -376,6 +376,26 @@ describe('ToolCallingAdvisor hooks', () => {
       expect(names).toEqual([['weather'], ['weather'], ['weather']])
     })
 
+  it('gives every tool a signal of the loop, also when the caller gave none, and it aborts with the caller signal', async () => {
+    const signals: (AbortSignal | undefined)[] = []
+    const probe = defineTool({
+      name: 'weather',
+      description: 'Weather in a city',
+      inputSchema: { type: 'object' },
+      execute: (_args, context) => {
+        signals.push(context.signal)
+        return 'sunny'
+      },
+    })
+    const model = () => new ScriptedChatModel([weatherCall('Paris'), 'ok'])
+    await clientFor(model(), probe).prompt('q').call().content()
+    const caller = new AbortController()
+    await clientFor(model(), probe).prompt('q').signal(caller.signal).call().content()
+    expect(signals.map((signal) => signal instanceof AbortSignal)).toEqual([true, true])
+    caller.abort()
+    expect(signals.map((signal) => signal!.aborted)).toEqual([false, true])
+  })
+
   it('keeps messages a hook added in later rounds (Spring #6842)', async () => {
     class Feedback extends ToolCallingAdvisor {
       protected override async doGetNextInstructionsForToolCall(
