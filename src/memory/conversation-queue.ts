@@ -14,6 +14,8 @@ export interface TurnHolder {
   readonly signal: AbortSignal | undefined
   /** Whether it runs tools now. */
   readonly runningTools: boolean
+  /** How many of its tool calls have ended so far: a count that moves is a turn that is not stuck. */
+  readonly toolsEnded: number
   /** Whether it was stopped (its signal aborted): it gives the conversation back as soon as its stop settles. */
   readonly stopping: boolean
   /** Stops it, for a turn that asks with whenBusy('interrupt'). */
@@ -49,7 +51,7 @@ function busyMessage(id: string, run: string, reason: BusyReason): string {
   if (reason === 'reentered')
     return `Conversation '${id}' is busy: a tool of its running turn (run ${run}) asked for a turn on it, which would wait for the turn that waits for the tool. ${ownConversation}.`
   if (reason === 'maybe-reentered')
-    return `Conversation '${id}' is busy: its turn (run ${run}) was running tools when this turn asked for it and still is ${SELF_WAIT_MS / 1000} s later, and this turn carries nothing that tells whether one of those tools started it (then it would wait for itself for ever). A tool's call passes the tool's context.signal (.signal(context.signal)), or takes a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' })); a turn from elsewhere given a signal of its own (.signal(controller.signal)) waits as long as the running turn takes.`
+    return `Conversation '${id}' is busy: its turn (run ${run}) was running tools when this turn asked for it and has run them for ${SELF_WAIT_MS / 1000} s since without one ending, and this turn carries nothing that tells whether one of those tools started it (then it would wait for itself for ever). A tool's call passes the tool's context.signal (.signal(context.signal)), or takes a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' })); a turn from elsewhere given a signal of its own (.signal(controller.signal)) waits as long as the running turn takes.`
   return `Conversation '${id}' is busy: another turn (run ${run}) is running on it, and this memory advisor refuses a second one (whenBusy('reject')). Send again when that turn has ended, or build the advisor with whenBusy('wait') to queue turns or whenBusy('interrupt') to stop the running one.`
 }
 
@@ -67,9 +69,9 @@ function fromElsewhere(asker: TurnHolder): boolean {
 }
 
 /**
- * How long a turn that carries nothing telling where it comes from waits behind a turn that keeps
- * running the tools it was running when the turn asked, before it is refused: it may be one of
- * those tools' own (which no page can tell), and would then wait for itself for ever.
+ * How long a turn that carries nothing telling where it comes from waits behind a turn that runs
+ * tools with none ending, before it is refused: it may be one of those tools' own (which no page
+ * can tell), and would then wait for itself for ever.
  */
 const SELF_WAIT_MS = 10_000
 
@@ -123,8 +125,8 @@ export class ConversationQueue {
    * wait for itself. Another turn, by `whenBusy`: waits ('wait'), fails ('reject') or stops the
    * holder and waits for its stop to settle ('interrupt'); a holder already stopped is only waited
    * for. A turn that carries no sign of where it comes from (no signal a caller gave), asking while
-   * the holder runs tools, waits too, but fails when the holder still runs tools SELF_WAIT_MS
-   * later: it may be one of them, waiting for itself. No wait is without a bound: a
+   * the holder runs tools, waits too, but fails when the holder has run them for SELF_WAIT_MS with
+   * none ending: it may be one of them, waiting for itself. No wait is without a bound: a
    * holder whose caller's stream is no longer read (nothing asked between two looks half a second
    * apart, while a turn waits here or in another tab) is stopped; an abort while waiting rejects
    * with an AbortError, and the turn, when it comes, is given back at once.
@@ -161,15 +163,17 @@ export class ConversationQueue {
         stopWaiting()
         refused(abortError(signal))
       }
-      const selfWait =
-        busy?.runningTools && !fromElsewhere(holder)
-          ? setTimeout(() => {
-              if (this.#holders.get(conversationId) !== busy || !busy.runningTools) return
-              gaveUp = true
-              stopWaiting()
-              refused(new ConversationBusyError(conversationId, busy, 'maybe-reentered'))
-            }, SELF_WAIT_MS)
-          : undefined
+      // Watches a holder running tools: stuck (no tool ended) for SELF_WAIT_MS, it may wait for this very turn.
+      const watch = (holding: TurnHolder, ended: number): ReturnType<typeof setTimeout> =>
+        setTimeout(() => {
+          // Another holder, or none of its tools running: the tool this turn may come from has ended.
+          if (this.#holders.get(conversationId) !== holding || !holding.runningTools) return
+          if (holding.toolsEnded !== ended) return void (selfWait = watch(holding, holding.toolsEnded))
+          gaveUp = true
+          stopWaiting()
+          refused(new ConversationBusyError(conversationId, holding, 'maybe-reentered'))
+        }, SELF_WAIT_MS)
+      let selfWait = busy?.runningTools && !fromElsewhere(holder) ? watch(busy, busy.toolsEnded) : undefined
       signal?.addEventListener('abort', onAbort, { once: true })
       void this.run(
         conversationId,

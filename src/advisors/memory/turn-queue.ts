@@ -51,6 +51,8 @@ export class TurnQueue {
   readonly #held = new Map<string, LoopTurn>()
   /** Tools running now, by run id. */
   readonly #toolsRunning = new Map<string, number>()
+  /** Tool calls ended so far, by run id. */
+  readonly #toolsEnded = new Map<string, number>()
 
   constructor(
     /** Where the conversations are kept: turns on one store take turns, whichever advisor runs them. */
@@ -72,6 +74,7 @@ export class TurnQueue {
     const interrupted = internalSignal(interrupter)
     const advised = following(request, interrupted)
     const tools = this.#toolsRunning
+    const ended = this.#toolsEnded
     const holder: TurnHolder = {
       runId,
       parentRunId: contextValue(request.context, AGENT_CALL_KEY)?.parentRunId,
@@ -79,6 +82,9 @@ export class TurnQueue {
       signal: inLoop ? request.signal : advised.signal,
       get runningTools() {
         return runId !== undefined && (tools.get(runId) ?? 0) > 0
+      },
+      get toolsEnded() {
+        return runId === undefined ? 0 : (ended.get(runId) ?? 0)
       },
       get stopping() {
         return advised.signal?.aborted === true
@@ -99,10 +105,12 @@ export class TurnQueue {
       const running = (this.#toolsRunning.get(runId) ?? 0) + (event.type === 'tool-execution-start' ? 1 : -1)
       if (running > 0) this.#toolsRunning.set(runId, running)
       else this.#toolsRunning.delete(runId)
+      if (event.type === 'tool-execution-end') this.#toolsEnded.set(runId, (this.#toolsEnded.get(runId) ?? 0) + 1)
       return undefined
     }
     if (event.type !== 'tool-loop-end') return undefined
     this.#toolsRunning.delete(runId)
+    this.#toolsEnded.delete(runId)
     const held = this.#held.get(runId)
     this.#held.delete(runId)
     return held?.end

@@ -40,12 +40,15 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-/** 'first' calls the slow tool, 'outer question' the asking tool; any other question is answered at once. */
+/** 'first' calls the slow tool ('twice' twice), 'outer question' the asking tool; any other question is answered at once. */
 function script(prompt: Prompt): ScriptStep {
   const last = prompt.messages.at(-1)!
+  const question = prompt.messages.findLast((message) => message.role === 'user')
+  const rounds = prompt.messages.slice(prompt.messages.lastIndexOf(question!)).filter((m) => m.role === 'tool')
+  if (question?.text === 'twice' && rounds.length === 1) return { toolCalls: [{ id: 'c2', name: 'slow' }] }
   if (last.role === 'tool') return `${last.responses[0]!.name} answered ${last.responses[0]!.responseData}`
   const text = last.role === 'user' ? last.text : ''
-  if (text === 'first') return { toolCalls: [{ id: 'c1', name: 'slow' }] }
+  if (text === 'first' || text === 'twice') return { toolCalls: [{ id: 'c1', name: 'slow' }] }
   if (text === 'outer question') return { toolCalls: [{ id: 'c1', name: 'ask' }] }
   return `${text} answer`
 }
@@ -203,6 +206,27 @@ describe.each(CASES)('$kind $placement the loop, $mode', ({ kind, placement, mod
     expect(message).toMatch(/^Conversation '.+' is busy: its turn \(run .+\) was running tools when this turn asked/)
     expect(message).not.toContain('a tool of its running turn asked')
     expect(message).toContain('.signal(context.signal)')
+  })
+})
+
+describe.each(CASES)('$kind $placement the loop, $mode, past 10 s', ({ kind, placement, mode }) => {
+  it('a turn without a signal waits as long as the running turn keeps ending tools', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+    // 'twice' calls the tool twice, one round after the other; each call takes 6 s.
+    const tool = defineTool({
+      name: 'slow',
+      description: 'Takes 6 s',
+      inputSchema: { type: 'object' },
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 6_000)),
+    })
+    const { client, model } = clientOf(kind, placement, [tool])
+    const first = ask(client, 'twice', mode)
+    await vi.advanceTimersByTimeAsync(1_000)
+    const second = ask(client, 'second', mode)
+    await vi.advanceTimersByTimeAsync(12_000)
+    expect(await first).toBe('slow answered done')
+    expect(await second).toBe('second answer')
+    expect(model.prompts).toHaveLength(4)
   })
 })
 
