@@ -41,6 +41,11 @@ export interface ToolContext {
   /** The advisor context of the request that produced the call. */
   advisorContext: Record<string, unknown>
   toolCall: ToolCall
+  /**
+   * The turn's signal (the tool loop always gives one): it aborts when the turn is stopped. Give it
+   * to a call the tool makes (`.signal(context.signal)`): the call stops with the turn, and a call
+   * on the turn's own conversation fails at once instead of waiting for the turn that waits for it.
+   */
   signal?: AbortSignal
   /**
    * Hands plain data about this call to the trace (an MCP tool: the request it sent and the

@@ -14,6 +14,8 @@ export interface TurnHolder {
   readonly signal: AbortSignal | undefined
   /** Whether it runs tools now. */
   readonly runningTools: boolean
+  /** How many of its tool calls have ended so far: a count that moves is a turn that is not stuck. */
+  readonly toolsEnded: number
   /** Whether it was stopped (its signal aborted): it gives the conversation back as soon as its stop settles. */
   readonly stopping: boolean
   /** Stops it, for a turn that asks with whenBusy('interrupt'). */
@@ -22,7 +24,11 @@ export interface TurnHolder {
   readonly stream: CallerStream | undefined
 }
 
-/** Why a turn was refused: a tool of the running turn asked, one may have, or another turn runs (whenBusy('reject')). */
+/**
+ * Why a turn was refused: a tool of the running turn asked, one may have (a turn that carries
+ * nothing telling where it comes from waited while the running turn's tools kept running), or
+ * another turn runs (whenBusy('reject')).
+ */
 export type BusyReason = 'reentered' | 'maybe-reentered' | 'running'
 
 /** A turn was refused a conversation another turn holds. */
@@ -45,7 +51,7 @@ function busyMessage(id: string, run: string, reason: BusyReason): string {
   if (reason === 'reentered')
     return `Conversation '${id}' is busy: a tool of its running turn (run ${run}) asked for a turn on it, which would wait for the turn that waits for the tool. ${ownConversation}.`
   if (reason === 'maybe-reentered')
-    return `Conversation '${id}' is busy: its turn (run ${run}) is running tools, and this turn carries nothing that tells whether one of them started it (then it would wait for itself). A turn from elsewhere waits its turn when given a signal (.signal(controller.signal)); a tool's call passes the tool's context.signal, or takes a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' })).`
+    return `Conversation '${id}' is busy: its turn (run ${run}) was running tools when this turn asked for it and has run them for ${SELF_WAIT_MS / 1000} s since without one ending, and this turn carries nothing that tells whether one of those tools started it (then it would wait for itself for ever). A tool's call passes the tool's context.signal (.signal(context.signal)), or takes a conversation of its own (advisorParams({ [ChatMemory.CONVERSATION_ID]: '…' })); a turn from elsewhere given a signal of its own (.signal(controller.signal)) waits as long as the running turn takes.`
   return `Conversation '${id}' is busy: another turn (run ${run}) is running on it, and this memory advisor refuses a second one (whenBusy('reject')). Send again when that turn has ended, or build the advisor with whenBusy('wait') to queue turns or whenBusy('interrupt') to stop the running one.`
 }
 
@@ -56,6 +62,18 @@ function startedInside(asker: TurnHolder, holder: TurnHolder): boolean {
     holder.signal !== undefined && asker.signal !== undefined && signalLineage(asker.signal).includes(holder.signal)
   )
 }
+
+/** Whether a caller gave the turn its signal: it comes from elsewhere than the tools of a running turn. */
+function fromElsewhere(asker: TurnHolder): boolean {
+  return asker.signal !== undefined && callerGaveSignal(asker.signal)
+}
+
+/**
+ * How long a turn that carries nothing telling where it comes from waits behind a turn that runs
+ * tools with none ending, before it is refused: it may be one of those tools' own (which no page
+ * can tell), and would then wait for itself for ever.
+ */
+const SELF_WAIT_MS = 10_000
 
 /** How often a waiting turn looks whether the stream it waits for is still read. */
 const READER_CHECK_MS = 500
@@ -107,7 +125,8 @@ export class ConversationQueue {
    * wait for itself. Another turn, by `whenBusy`: waits ('wait'), fails ('reject') or stops the
    * holder and waits for its stop to settle ('interrupt'); a holder already stopped is only waited
    * for. A turn that carries no sign of where it comes from (no signal a caller gave), asking while
-   * the holder runs tools, fails at once too: it may be one of them. No wait is without a bound: a
+   * the holder runs tools, waits too, but fails when the holder has run them for SELF_WAIT_MS with
+   * none ending: it may be one of them, waiting for itself. No wait is without a bound: a
    * holder whose caller's stream is no longer read (nothing asked between two looks half a second
    * apart, while a turn waits here or in another tab) is stopped; an abort while waiting rejects
    * with an AbortError, and the turn, when it comes, is given back at once.
@@ -123,9 +142,6 @@ export class ConversationQueue {
     if (busy && startedInside(holder, busy))
       return Promise.reject(new ConversationBusyError(conversationId, busy, 'reentered'))
     if (busy && !busy.stopping) {
-      const fromElsewhere = holder.signal !== undefined && callerGaveSignal(holder.signal)
-      if (busy.runningTools && !fromElsewhere)
-        return Promise.reject(new ConversationBusyError(conversationId, busy, 'maybe-reentered'))
       if (whenBusy === 'reject') return Promise.reject(new ConversationBusyError(conversationId, busy, 'running'))
       if (whenBusy === 'interrupt')
         busy.interrupt(
@@ -137,18 +153,34 @@ export class ConversationQueue {
     }
     return new Promise((granted, refused) => {
       const check = setInterval(() => this.#checkReader(conversationId), READER_CHECK_MS)
-      const onAbort = () => {
+      let gaveUp = false
+      const stopWaiting = () => {
         clearInterval(check)
+        clearTimeout(selfWait)
+        signal?.removeEventListener('abort', onAbort)
+      }
+      const onAbort = () => {
+        stopWaiting()
         refused(abortError(signal))
       }
+      // Watches a holder running tools: stuck (no tool ended) for SELF_WAIT_MS, it may wait for this very turn.
+      const watch = (holding: TurnHolder, ended: number): ReturnType<typeof setTimeout> =>
+        setTimeout(() => {
+          // Another holder, or none of its tools running: the tool this turn may come from has ended.
+          if (this.#holders.get(conversationId) !== holding || !holding.runningTools) return
+          if (holding.toolsEnded !== ended) return void (selfWait = watch(holding, holding.toolsEnded))
+          gaveUp = true
+          stopWaiting()
+          refused(new ConversationBusyError(conversationId, holding, 'maybe-reentered'))
+        }, SELF_WAIT_MS)
+      let selfWait = busy?.runningTools && !fromElsewhere(holder) ? watch(busy, busy.toolsEnded) : undefined
       signal?.addEventListener('abort', onAbort, { once: true })
       void this.run(
         conversationId,
         () =>
           new Promise<void>((release) => {
-            clearInterval(check)
-            signal?.removeEventListener('abort', onAbort)
-            if (signal?.aborted) return release()
+            stopWaiting()
+            if (gaveUp || signal?.aborted) return release()
             const acrossTabs = this.#crossTab?.acquire(conversationId, signal) ?? Promise.resolve(() => {})
             acrossTabs.then(
               (releaseAcrossTabs) => {

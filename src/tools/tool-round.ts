@@ -156,12 +156,12 @@ async function run(
     values,
     advisorContext: init.advisorContext ?? {},
     toolCall: plan.call,
+    signal: init.signal,
+    advisors: init.advisors,
     report: (reported) => {
       plan.detail = reported
     },
   }
-  if (init.signal) context.signal = init.signal
-  if (init.advisors) context.advisors = init.advisors
   let returned: unknown
   try {
     returned = await tool.call(plan.call.arguments, context)

@@ -26,6 +26,7 @@ import { containsRun, memoryEndsWith } from './message-keys'
 import { dropUnanswered, loadRepaired } from './repair-on-read'
 import { StoringStream } from './storing-stream'
 import { TurnQueue } from './turn-queue'
+import { whenBusyPolicy } from './when-busy'
 import { collectingRounds, ROUNDS_METADATA, withoutRounds } from './turn-rounds'
 
 export interface MessageChatMemoryAdvisorOptions {
@@ -232,9 +233,7 @@ export class MessageChatMemoryAdvisorBuilder {
 
   /** What a turn does when another turn holds its conversation (default 'wait'). */
   whenBusy(policy: WhenBusy): this {
-    if (policy !== 'wait' && policy !== 'reject' && policy !== 'interrupt')
-      throw new TypeError(`whenBusy must be 'wait', 'reject' or 'interrupt', not ${JSON.stringify(policy)}`)
-    this.#options.whenBusy = policy
+    this.#options.whenBusy = whenBusyPolicy(policy)
     return this
   }
 

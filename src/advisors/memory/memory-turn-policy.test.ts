@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { HIGHEST_PRECEDENCE, type Message, type StreamPart, type ToolCallback } from '../../core'
 import { ChatClient } from '../../client'
 import { ChatMemory, ConversationBusyError, InMemoryChatMemoryRepository, MessageWindowChatMemory } from '../../memory'
@@ -150,10 +150,17 @@ describe('a conversation after a stream its reader left', () => {
   }
 })
 
-describe('a call on a conversation from inside one of its tools', () => {
+describe('a call on a conversation from inside one of its tools that passes nothing on', () => {
+  // It cannot be told from a turn from elsewhere: it waits, and fails once the running turn still
+  // runs its tools 10 s later (it would wait for itself for ever).
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   for (const placement of PLACEMENTS) {
     for (const conversation of ['the default one', 'a named one'] as const) {
-      it(`fails at once naming the conversation, and the turn goes on (${conversation}, memory ${placement} the loop)`, async () => {
+      it(`fails naming the conversation while the turn still runs the tool, and the turn goes on (${conversation}, memory ${placement} the loop)`, async () => {
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
         const memory = memoryOf()
         const params = conversation === 'a named one' ? { [ChatMemory.CONVERSATION_ID]: 'notes' } : {}
         let inner: unknown
@@ -177,8 +184,9 @@ describe('a call on a conversation from inside one of its tools', () => {
           },
         })
         const client = (assistant.client = clientOf(model, memory, placement, ask))
-        const answer = await within(client.prompt('outer question').advisorParams(params).call().content())
-        expect(answer).toBe('outer answer')
+        const outer = client.prompt('outer question').advisorParams(params).call().content()
+        await vi.advanceTimersByTimeAsync(10_000)
+        expect(await outer).toBe('outer answer')
         expect(inner).toBeInstanceOf(ConversationBusyError)
         const id = conversation === 'a named one' ? 'notes' : ChatMemory.DEFAULT_CONVERSATION_ID
         expect((inner as Error).message).toContain(`Conversation '${id}' is busy`)
@@ -191,7 +199,8 @@ describe('a call on a conversation from inside one of its tools', () => {
     }
   }
 
-  it('fails at once also after the tool awaited something first', async () => {
+  it('fails also after the tool awaited something first', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
     const memory = memoryOf()
     const model = new ScriptedChatModel([{ toolCalls: [{ id: 'c1', name: 'ask' }] }, 'outer answer'])
     const assistant: { client?: ChatClient } = {}
@@ -205,9 +214,13 @@ describe('a call on a conversation from inside one of its tools', () => {
       },
     })
     const client = (assistant.client = clientOf(model, memory, 'outside', ask))
-    expect(await within(client.prompt('outer question').call().content())).toBe('outer answer')
+    const outer = client.prompt('outer question').call().content()
+    await vi.advanceTimersByTimeAsync(10_010)
+    expect(await outer).toBe('outer answer')
   })
+})
 
+describe('a call on a conversation from inside one of its tools that passes its context.signal', () => {
   it('leaves no inner turn waiting to write after a tool that timed out', async () => {
     const memory = memoryOf()
     const model = new ScriptedChatModel([{ toolCalls: [{ id: 'c1', name: 'ask' }] }, 'outer answer', 'inner answer'])
@@ -217,7 +230,7 @@ describe('a call on a conversation from inside one of its tools', () => {
       description: 'Asks the same assistant',
       inputSchema: { type: 'object' },
       timeoutMs: 50,
-      execute: () => assistant.client!.prompt('inner question').call().content(),
+      execute: (_args, context) => assistant.client!.prompt('inner question').signal(context.signal!).call().content(),
     })
     const client = (assistant.client = clientOf(model, memory, 'outside', ask))
     await client.prompt('outer question').call().content()

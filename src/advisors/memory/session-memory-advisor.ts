@@ -21,7 +21,7 @@ import {
   type StreamAdvisorChain,
   type StreamLayer,
 } from '../../core'
-import { ChatMemory } from '../../memory'
+import { ChatMemory, type WhenBusy } from '../../memory'
 import {
   CharacterTokenCountEstimator,
   DefaultSessionService,
@@ -33,6 +33,8 @@ import {
   type TokenCountEstimator,
 } from '../../session'
 import { SessionTurn, type TurnSettings } from './session-turn'
+import { type HeldTurn, TurnQueue } from './turn-queue'
+import { whenBusyPolicy } from './when-busy'
 
 export interface SessionMemoryAdvisorOptions {
   defaultSessionId?: string
@@ -45,6 +47,11 @@ export interface SessionMemoryAdvisorOptions {
   tokenCountEstimator?: TokenCountEstimator
   /** Default `HIGHEST_PRECEDENCE + 200`: outside the tool loop. Above `+300` it stores every round. */
   order?: number
+  /**
+   * What a turn does when another turn holds its session (or its branch): waits for it (default),
+   * fails with a ConversationBusyError, or stops it and goes on once its stop settled.
+   */
+  whenBusy?: WhenBusy
 }
 
 /**
@@ -53,7 +60,8 @@ export interface SessionMemoryAdvisorOptions {
  * active view (system messages first), stores the user message before the call and the answer after
  * (outside the tool loop with the turn's tool rounds), then compacts when its trigger fires. When the
  * model refuses a prompt as longer than its window, the view is compacted to fit and the round is
- * sent once more; a turn that fails stays in the log but leaves the view.
+ * sent once more; a turn that fails stays in the log but leaves the view. Turns on one session
+ * (one branch of it) take turns, as `whenBusy` says.
  */
 export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEventListener {
   static readonly DEFAULT_ORDER = HIGHEST_PRECEDENCE + 200
@@ -72,6 +80,7 @@ export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEv
   readonly #turnsInLoop = new Map<string, string>()
   /** Turns in progress inside the tool loop, by run id: a loop that ends in an error fails them. */
   readonly #loopTurns = new Map<string, SessionTurn>()
+  readonly #turns: TurnQueue
 
   constructor(
     readonly sessionService: SessionService,
@@ -81,6 +90,7 @@ export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEv
       throw new TypeError('compactionTrigger and compactionStrategy must be set together')
     this.#options = options
     this.order = options.order ?? SessionMemoryAdvisor.DEFAULT_ORDER
+    this.#turns = new TurnQueue(sessionService, options.whenBusy ?? 'wait')
     this.#estimator =
       options.tokenCountEstimator ??
       (sessionService instanceof DefaultSessionService
@@ -94,7 +104,8 @@ export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEv
 
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     if (forkOriginOf(request.context)) return chain.nextCall(request)
-    const turn = this.#turn(request, chain.callAdvisors)
+    const held = await this.#start(request)
+    const turn = this.#turn(held.request, chain.callAdvisors)
     try {
       const rounds: Message[] = []
       let advised = collectingRounds(await turn.before(), rounds)
@@ -113,37 +124,65 @@ export class SessionMemoryAdvisor implements CallAdvisor, StreamAdvisor, ChainEv
     } catch (error) {
       await turn.failed(error)
       throw error
+    } finally {
+      held.end()
     }
   }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     if (forkOriginOf(request.context)) return chain.nextStream(request)
-    return streamStage(new SessionStream(this.#turn(request, chain.streamAdvisors), chain))
+    return streamStage(
+      new SessionStream(
+        () => this.#start(request),
+        (held) => this.#turn(held, chain.streamAdvisors),
+        chain,
+      ),
+    )
   }
 
-  /** A tool loop that ends in an error or an abort between rounds fails its turn in progress. */
+  /**
+   * A tool loop that ends in an error or an abort between rounds fails its turn in progress; inside
+   * the loop, the session is given back then.
+   */
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>): void {
-    if (event.type !== 'tool-loop-end') return
     const runId = String(context[RUN_ID_KEY])
+    const endTurn = this.#turns.heard(event, runId) ?? (() => {})
+    if (event.type !== 'tool-loop-end') return
     const turn = this.#loopTurns.get(runId)
     this.#loopTurns.delete(runId)
     if (turn && (event.reason === 'error' || event.reason === 'aborted') && this.#turnsInLoop.has(runId))
-      void turn.failed(new Error(`the tool loop ended: ${event.reason}`))
-    else this.#turnsInLoop.delete(runId)
+      void turn.failed(new Error(`the tool loop ended: ${event.reason}`)).finally(endTurn)
+    else {
+      this.#turnsInLoop.delete(runId)
+      endTurn()
+    }
   }
 
-  #turn(request: ChatClientRequest, advisors: TurnAdvisors): SessionTurn {
-    const context = request.context
+  /** Waits for the session's turn (its branch's, for a sub-agent on a branch). */
+  #start(request: ChatClientRequest): Promise<HeldTurn> {
+    const { sessionId, branch } = this.#sessionOf(request.context)
+    return this.#turns.start(request, branch === undefined ? sessionId : `${sessionId}/${branch}`)
+  }
+
+  #sessionOf(context: Readonly<Record<string, unknown>>): { sessionId: string; branch: string | undefined } {
     const text = (key: string) => (typeof context[key] === 'string' && context[key] !== '' ? context[key] : undefined)
-    const settings: TurnSettings = {
-      name: this.name,
-      service: this.sessionService,
+    return {
       sessionId:
         text(SessionMemoryAdvisor.SESSION_ID_CONTEXT_KEY) ??
         this.#options.defaultSessionId ??
         SessionMemoryAdvisor.DEFAULT_SESSION_ID,
-      userId: text(SessionMemoryAdvisor.USER_ID_CONTEXT_KEY) ?? this.#options.defaultUserId,
       branch: text(SessionMemoryAdvisor.BRANCH_CONTEXT_KEY),
+    }
+  }
+
+  #turn(request: ChatClientRequest, advisors: TurnAdvisors): SessionTurn {
+    const context = request.context
+    const userId = context[SessionMemoryAdvisor.USER_ID_CONTEXT_KEY]
+    const settings: TurnSettings = {
+      name: this.name,
+      service: this.sessionService,
+      ...this.#sessionOf(context),
+      userId: typeof userId === 'string' && userId !== '' ? userId : this.#options.defaultUserId,
       trigger: this.#options.compactionTrigger,
       strategy: this.#options.compactionStrategy,
       filter: this.#options.eventFilter ?? EventFilter.active(),
@@ -192,6 +231,11 @@ export class SessionMemoryAdvisorBuilder {
     return setOption(this, this.#options, 'order', order)
   }
 
+  /** What a turn does when another turn holds its session (default 'wait'). */
+  whenBusy(policy: WhenBusy): this {
+    return setOption(this, this.#options, 'whenBusy', whenBusyPolicy(policy))
+  }
+
   build(): SessionMemoryAdvisor {
     return new SessionMemoryAdvisor(this.sessionService, { ...this.#options })
   }
@@ -213,14 +257,26 @@ class SessionStream implements StreamLayer<ChatClientResponse> {
   #round: unknown
   #rounds: Message[] = []
   #settled = false
+  /** Set once the session's turn is held. */
+  #turn: SessionTurn | undefined
+  #endTurn: (() => void) | undefined
 
   constructor(
-    private readonly turn: SessionTurn,
+    private readonly startTurn: () => Promise<HeldTurn>,
+    private readonly newTurn: (request: ChatClientRequest) => SessionTurn,
     private readonly chain: StreamAdvisorChain,
   ) {}
 
   async open(): Promise<AsyncIterable<ChatClientResponse>> {
-    return this.chain.nextStream(collectingRounds(await this.turn.before(), this.#rounds))
+    const held = await this.startTurn()
+    this.#endTurn = held.end
+    // Stopped while waiting for the session's turn: it is given back at once.
+    if (this.#settled) {
+      this.#finish()
+      throw new DOMException('The turn was stopped', 'AbortError')
+    }
+    this.#turn = this.newTurn(held.request)
+    return this.chain.nextStream(collectingRounds(await this.#turn.before(), this.#rounds))
   }
 
   chunk(chunk: ChatClientResponse): ChatClientResponse {
@@ -236,30 +292,42 @@ class SessionStream implements StreamLayer<ChatClientResponse> {
 
   async end(): Promise<void> {
     this.#settled = true
-    await this.turn.after(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#rounds)
+    try {
+      await this.#turn!.after(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#rounds)
+    } finally {
+      this.#finish()
+    }
   }
 
   async fail(error: unknown): Promise<StageNext<ChatClientResponse, ChatClientResponse>> {
+    const turn = this.#turn
     let again: ChatClientRequest | undefined
     try {
-      again = !this.#settled && this.#aggregator.chunkCount === 0 ? await this.turn.retry(error) : undefined
+      // No turn: the session's turn was refused, or the wait for it aborted.
+      again = turn && !this.#settled && this.#aggregator.chunkCount === 0 ? await turn.retry(error) : undefined
     } catch (refused) {
-      this.#settled = true
-      await this.turn.failed(refused)
-      throw refused
+      error = refused
     }
     if (again) {
       this.#rounds = []
       return { source: this.chain.nextStream(collectingRounds(again, this.#rounds)) }
     }
     this.#settled = true
-    await this.turn.failed(error)
+    await turn?.failed(error)
+    this.#finish()
     throw error
   }
 
   stop(): void {
     if (this.#settled) return
     this.#settled = true
-    void this.turn.failed(new DOMException('The turn was stopped', 'AbortError'))
+    // Still waiting for the session's turn: `open` gives it back.
+    void this.#turn?.failed(new DOMException('The turn was stopped', 'AbortError')).finally(() => this.#finish())
+  }
+
+  #finish(): void {
+    const endTurn = this.#endTurn
+    this.#endTurn = undefined
+    endTurn?.()
   }
 }

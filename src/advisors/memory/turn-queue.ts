@@ -11,21 +11,22 @@ import {
   RUN_ID_KEY,
 } from '../../core'
 import { type ChatMemory, ConversationQueue, type TurnHolder, type WhenBusy } from '../../memory'
+import type { SessionService } from '../../session'
 
-// Shared by every advisor on one ChatMemory (or, when its storage is shared with other tabs, on
-// that storage), so two clients on one conversation take turns too.
-const turns = new WeakMap<ChatMemory, ConversationQueue>()
+// Shared by every advisor on one ChatMemory or SessionService (or, when its storage is shared with
+// other tabs, on that storage), so two clients on one conversation take turns too.
+const turns = new WeakMap<object, ConversationQueue>()
 const sharedTurns = new Map<string, ConversationQueue>()
 
-function turnsOf(memory: ChatMemory): ConversationQueue {
-  const shared = memory.sharedStorageName
+function turnsOf(store: ChatMemory | SessionService): ConversationQueue {
+  const shared = 'sharedStorageName' in store ? store.sharedStorageName : undefined
   if (shared !== undefined) {
     let queue = sharedTurns.get(shared)
     if (!queue) sharedTurns.set(shared, (queue = new ConversationQueue(shared)))
     return queue
   }
-  let queue = turns.get(memory)
-  if (!queue) turns.set(memory, (queue = new ConversationQueue()))
+  let queue = turns.get(store)
+  if (!queue) turns.set(store, (queue = new ConversationQueue()))
   return queue
 }
 
@@ -50,9 +51,12 @@ export class TurnQueue {
   readonly #held = new Map<string, LoopTurn>()
   /** Tools running now, by run id. */
   readonly #toolsRunning = new Map<string, number>()
+  /** Tool calls ended so far, by run id. */
+  readonly #toolsEnded = new Map<string, number>()
 
   constructor(
-    private readonly chatMemory: ChatMemory,
+    /** Where the conversations are kept: turns on one store take turns, whichever advisor runs them. */
+    private readonly store: ChatMemory | SessionService,
     private readonly whenBusy: WhenBusy,
   ) {}
 
@@ -70,6 +74,7 @@ export class TurnQueue {
     const interrupted = internalSignal(interrupter)
     const advised = following(request, interrupted)
     const tools = this.#toolsRunning
+    const ended = this.#toolsEnded
     const holder: TurnHolder = {
       runId,
       parentRunId: contextValue(request.context, AGENT_CALL_KEY)?.parentRunId,
@@ -78,6 +83,9 @@ export class TurnQueue {
       get runningTools() {
         return runId !== undefined && (tools.get(runId) ?? 0) > 0
       },
+      get toolsEnded() {
+        return runId === undefined ? 0 : (ended.get(runId) ?? 0)
+      },
       get stopping() {
         return advised.signal?.aborted === true
       },
@@ -85,7 +93,7 @@ export class TurnQueue {
       stream: callerStream(request.signal),
     }
     // In this page, then across tabs when the memory's storage is shared with them.
-    const endTurn = await turnsOf(this.chatMemory).acquire(id, request.signal, holder, this.whenBusy)
+    const endTurn = await turnsOf(this.store).acquire(id, request.signal, holder, this.whenBusy)
     if (!inLoop || runId === undefined) return { request: advised, end: endTurn }
     this.#held.set(runId, { end: endTurn, interrupted })
     return { request: advised, end: () => {} }
@@ -97,10 +105,12 @@ export class TurnQueue {
       const running = (this.#toolsRunning.get(runId) ?? 0) + (event.type === 'tool-execution-start' ? 1 : -1)
       if (running > 0) this.#toolsRunning.set(runId, running)
       else this.#toolsRunning.delete(runId)
+      if (event.type === 'tool-execution-end') this.#toolsEnded.set(runId, (this.#toolsEnded.get(runId) ?? 0) + 1)
       return undefined
     }
     if (event.type !== 'tool-loop-end') return undefined
     this.#toolsRunning.delete(runId)
+    this.#toolsEnded.delete(runId)
     const held = this.#held.get(runId)
     this.#held.delete(runId)
     return held?.end

@@ -350,6 +350,52 @@ describe('ToolCallingAdvisor hooks', () => {
     expect(model.prompts[2]!.options.temperature).toBe(0.2)
   })
 
+  for (const mode of ['call', 'stream'] as const)
+    it(`lists a tool object a doBeforeCall hook adds every round once to the model, round 1 and round 2 (${mode})`, async () => {
+      const injected = weatherTool()
+      class Injecting extends ToolCallingAdvisor {
+        protected override async doBeforeCall(r: ChatClientRequest) {
+          return this.#inject(r)
+        }
+        protected override async doBeforeStream(r: ChatClientRequest) {
+          return this.#inject(r)
+        }
+        #inject(r: ChatClientRequest): ChatClientRequest {
+          const tools = [...(r.prompt.options.tools ?? []), injected]
+          return { ...r, prompt: { ...r.prompt, options: { ...r.prompt.options, tools } } }
+        }
+      }
+      const model = new ScriptedChatModel([weatherCall('Paris'), weatherCall('Rome'), 'ok'])
+      const client = ChatClient.builder(model).defaultTools(injected).defaultAdvisors(new Injecting()).build()
+      const answer =
+        mode === 'call'
+          ? await client.prompt('q').call().content()
+          : (await collect(client.prompt('q').stream().content())).join('')
+      expect(answer).toBe('ok')
+      const names = model.prompts.map((prompt) => (prompt.options.tools ?? []).map((tool) => tool.definition.name))
+      expect(names).toEqual([['weather'], ['weather'], ['weather']])
+    })
+
+  it('gives every tool a signal of the loop, also when the caller gave none, and it aborts with the caller signal', async () => {
+    const signals: (AbortSignal | undefined)[] = []
+    const probe = defineTool({
+      name: 'weather',
+      description: 'Weather in a city',
+      inputSchema: { type: 'object' },
+      execute: (_args, context) => {
+        signals.push(context.signal)
+        return 'sunny'
+      },
+    })
+    const model = () => new ScriptedChatModel([weatherCall('Paris'), 'ok'])
+    await clientFor(model(), probe).prompt('q').call().content()
+    const caller = new AbortController()
+    await clientFor(model(), probe).prompt('q').signal(caller.signal).call().content()
+    expect(signals.map((signal) => signal instanceof AbortSignal)).toEqual([true, true])
+    caller.abort()
+    expect(signals.map((signal) => signal!.aborted)).toEqual([false, true])
+  })
+
   it('keeps messages a hook added in later rounds (Spring #6842)', async () => {
     class Feedback extends ToolCallingAdvisor {
       protected override async doGetNextInstructionsForToolCall(

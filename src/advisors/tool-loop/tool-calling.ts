@@ -6,8 +6,6 @@ import {
   type ChatClientResponse,
   type StreamAdvisor,
   type StreamAdvisorChain,
-  isAbortError,
-  errorInfo,
   type Message,
   hasToolCalls,
   type ChatResponse,
@@ -67,8 +65,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     let response: ChatClientResponse
     try {
       for (;;) {
-        const roundRequest = await this.doBeforeCall(loop.nextRequest(), chain)
-        loop.sending(roundRequest)
+        const roundRequest = loop.sending(await this.doBeforeCall(loop.nextRequest(), chain))
         response = await this.doAfterCall(await chain.copy(this).nextCall(roundRequest), chain)
         loop.received(response)
         const ended = await this.#endOfRound(loop, roundRequest, response)
@@ -79,8 +76,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         loop.advance(await this.doGetNextInstructionsForToolCall(roundRequest, response, ended.result))
       }
     } catch (error) {
-      const reason = isAbortError(error) ? 'aborted' : 'error'
-      loop.emit({ type: 'tool-loop-end', rounds: loop.round, reason, error: errorInfo(error) })
+      loop.failed(error)
       throw error
     }
     return this.doFinalizeLoop(response, chain)

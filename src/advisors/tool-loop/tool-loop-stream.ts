@@ -3,9 +3,7 @@ import {
   ChatResponseAggregator,
   ROUND_ANSWER_KEY,
   assistantMessage,
-  errorInfo,
   hasToolCalls,
-  isAbortError,
   streamStage,
   type ChatClientRequest,
   type ChatClientResponse,
@@ -88,21 +86,16 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
   }
 
   fail(error: unknown): never {
-    const loop = this.#loop
-    const reason = isAbortError(error) ? 'aborted' : 'error'
-    loop?.emit({ type: 'tool-loop-end', rounds: loop.round, reason, error: errorInfo(error) })
+    this.#loop?.failed(error)
     throw error
   }
 
   stop(): void {
-    const loop = this.#loop
-    const stopped = new DOMException('The reader stopped the stream.', 'AbortError')
-    loop?.emit({ type: 'tool-loop-end', rounds: loop.round, reason: 'aborted', error: errorInfo(stopped) })
+    this.#loop?.failed(new DOMException('The reader stopped the stream.', 'AbortError'))
   }
 
   async #openRound(): Promise<AsyncIterable<ChatClientResponse>> {
-    const request = await this.steps.beforeRound(this.#loop!.nextRequest())
-    this.#loop!.sending(request)
+    const request = this.#loop!.sending(await this.steps.beforeRound(this.#loop!.nextRequest()))
     this.#request = request
     this.#context = request.context
     this.#round = new ChatResponseAggregator()

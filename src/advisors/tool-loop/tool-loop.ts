@@ -6,6 +6,8 @@ import {
   ROUND_KEY,
   TURN_ROUNDS_KEY,
   emitChainEvent,
+  errorInfo,
+  isAbortError,
   followingSignal,
   forkOriginOf,
   isChainEventListener,
@@ -49,7 +51,7 @@ export class ToolLoop {
   #instructions: Message[]
   #options: ChatOptions
   #context: Record<string, unknown>
-  readonly #signal: AbortSignal | undefined
+  readonly #signal: AbortSignal
   readonly #listeners: readonly Advisor[]
   /** The user message that began this turn: limits count from it, whatever user messages hooks add later. */
   readonly #turnStart: Message | undefined
@@ -79,9 +81,9 @@ export class ToolLoop {
     }
     // A fork re-enters the recorded turn at its round: the rounds before it were played already.
     this.round = (forkOriginOf(this.#context)?.round ?? 1) - 1
-    // A signal of the loop's own, which its rounds and tools follow: a turn started from one of
-    // its tools is told apart from another turn given the caller's signal.
-    this.#signal = request.signal && followingSignal([request.signal])
+    // A signal of the loop's own, which its rounds and tools follow (even when the caller gave
+    // none): a turn a tool starts with its context.signal is told apart from any other turn.
+    this.#signal = followingSignal(request.signal ? [request.signal] : [])
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {
       const chain = advisors.map(({ name, order }) => ({ name, order }))
@@ -94,20 +96,28 @@ export class ToolLoop {
     this.round++
     const context = { ...this.#context }
     context[ROUND_KEY] = this.round
-    const request: ChatClientRequest = { prompt: { messages: this.#instructions, options: this.#options }, context }
-    if (this.#signal) request.signal = this.#signal
-    return request
+    return { prompt: { messages: this.#instructions, options: this.#options }, context, signal: this.#signal }
   }
 
-  /** After the round hooks: their options carry into later rounds, messages they added join the history. */
-  sending(request: ChatClientRequest): void {
-    this.#options = request.prompt.options
+  /**
+   * After the round hooks, the request the round sends: their options carry into later rounds,
+   * messages they added join the history, a tool object given twice is listed once.
+   */
+  sending(request: ChatClientRequest): ChatClientRequest {
+    const tools = request.prompt.options.tools ?? []
     // Two tools with one name fail the turn before the model is asked (and paid), not after.
-    toolMap(this.#options.tools ?? [])
+    const unique = toolMap(tools)
+    if (unique.size < tools.length) {
+      const options = { ...request.prompt.options, tools: [...unique.values()] }
+      request = { ...request, prompt: { ...request.prompt, options } }
+    }
+    this.#options = request.prompt.options
     const sent = request.prompt.messages
-    if (sent === this.#history || sent === this.#instructions) return
-    if (this.historyEnabled) this.#history = [...sent]
-    else addTo(this.#history, notIn(this.#history, sent))
+    if (sent !== this.#history && sent !== this.#instructions) {
+      if (this.historyEnabled) this.#history = [...sent]
+      else addTo(this.#history, notIn(this.#history, sent))
+    }
+    return request
   }
 
   /** The round's response seeds the next round's context and adds to the usage. */
@@ -126,9 +136,11 @@ export class ToolLoop {
     request: ChatClientRequest,
     response: ChatClientResponse,
   ): Promise<ToolRoundOutcome> {
-    const init: ToolExecutionInit = { advisorContext: response.context }
-    if (this.#signal) init.signal = this.#signal
-    if (this.#turnStart) init.turnStart = this.#turnStart
+    const init: ToolExecutionInit = {
+      advisorContext: response.context,
+      signal: this.#signal,
+      turnStart: this.#turnStart,
+    }
     if (this.#listeners.length > 0) {
       init.onToolExecution = this.#onToolExecution
       init.advisors = this.#listeners
@@ -189,6 +201,16 @@ export class ToolLoop {
         metadata: { finishReason: 'returnDirect', toolId: toolResponse.id, toolName: toolResponse.name },
       })),
     )
+  }
+
+  /** The loop failed, or was stopped (an AbortError): its listeners hear it ended. */
+  failed(error: unknown): void {
+    this.emit({
+      type: 'tool-loop-end',
+      rounds: this.round,
+      reason: isAbortError(error) ? 'aborted' : 'error',
+      error: errorInfo(error),
+    })
   }
 
   emit(event: ChainEvent): void {
