@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
@@ -32,12 +32,13 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
   const warnings = chainWarnings(run)
   const figures = runFigures(run)
   const live = run.live && run.status === 'running'
-  const now = useNow(live)
+  const now = useNow(store, live)
   const state = runState(run)
   const selected = selection?.runId === run.id || selection?.within === run.id ? selection : undefined
   // A sub-agent's round picked in this run's timeline is inspected as a round of the sub-agent's run.
   const inspected = (selected?.within === run.id && store.run(selected.runId)) || run
   const agents = subAgentFigures(store.runs(), run)
+  const inspectorChange = useInspectorChange(inspected, selected, now)
   return (
     <section className="detail" aria-label="Run">
       <header className="detail-head">
@@ -142,7 +143,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
         {view === 'timeline' ? (
           <div className="split">
             <ErrorBoundary area="timeline">
-              <Waterfall store={store} run={run} />
+              <Waterfall store={store} run={run} clock={now} />
             </ErrorBoundary>
             <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
               <Inspector
@@ -151,7 +152,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
                 run={inspected}
                 selection={selected}
                 fork={fork}
-                change={inspectorChange(inspected, selected)}
+                change={inspectorChange}
               />
             </ErrorBoundary>
           </div>
@@ -169,14 +170,25 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
   )
 }
 
+/** How often at most the inspector moves on to a newer round while it follows the last round of a run. */
+const FOLLOW_ROUND_MS = 1000
+
 /**
  * When the inspector may show something new: on any change of the run while it shows the run's last
- * round (which grows), else only when the run's status changes (an earlier round is over).
+ * round (which grows), else only when the run's status changes (an earlier round is over). Following
+ * the last round of a fast loop, it moves on to a newer round at most once a second (`now`, the time
+ * of this update): each move renders a whole prompt, and rounds that pass faster cannot be read.
  */
-function inspectorChange(run: RunView, selection: Selection | undefined): string {
+function useInspectorChange(run: RunView, selection: Selection | undefined, now: number): string {
   const last = run.rounds.at(-1)?.round
   const shown = selection?.runId === run.id ? (selection.round ?? last) : last
-  return shown === last ? `${run.status} ${run.version}` : run.status
+  const change = shown === last ? `${run.status} ${run.version}` : run.status
+  const followed = useRef({ run, round: last, at: -Infinity, change })
+  const moved = followed.current.round !== last
+  const held =
+    moved && followed.current.run === run && run.status === 'running' && now - followed.current.at < FOLLOW_ROUND_MS
+  if (!held) followed.current = { run, round: last, at: moved ? now : followed.current.at, change }
+  return followed.current.change
 }
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {

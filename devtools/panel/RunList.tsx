@@ -1,6 +1,6 @@
 import { memo, type CSSProperties } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
-import type { StatusFilter } from '../search'
+import type { RunFilter, StatusFilter } from '../search'
 import { agentToolName, nestedRuns, newestTopLevel } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
@@ -34,26 +34,7 @@ export function RunList({ store }: { store: DevtoolsStore }) {
   )
   return (
     <nav className="runs" aria-label="Runs" style={{ '--run-row': `${ROW_HEIGHT}px` } as CSSProperties}>
-      <div className="runs-filter">
-        <input
-          type="search"
-          aria-label="Search runs"
-          placeholder="Search prompts, answers, tools…"
-          value={filter.text}
-          onChange={(event) => store.setFilter({ text: event.target.value })}
-        />
-        <select
-          aria-label="Filter by status"
-          value={filter.status}
-          onChange={(event) => store.setFilter({ status: event.target.value as StatusFilter })}
-        >
-          {STATUS_FILTERS.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterForm store={store} filter={filter} />
       <div className="runs-count" aria-live="polite">
         {runs.length === all.length
           ? plural(all.length, 'run')
@@ -91,6 +72,32 @@ export function RunList({ store }: { store: DevtoolsStore }) {
     </nav>
   )
 }
+
+/** The search and status filter: renders again when the filter changes, not on every event. */
+const FilterForm = memo(function FilterForm({ store, filter }: { store: DevtoolsStore; filter: RunFilter }) {
+  return (
+    <div className="runs-filter">
+      <input
+        type="search"
+        aria-label="Search runs"
+        placeholder="Search prompts, answers, tools…"
+        value={filter.text}
+        onChange={(event) => store.setFilter({ text: event.target.value })}
+      />
+      <select
+        aria-label="Filter by status"
+        value={filter.status}
+        onChange={(event) => store.setFilter({ status: event.target.value as StatusFilter })}
+      >
+        {STATUS_FILTERS.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+})
 
 interface RunRowProps {
   run: RunView

@@ -216,8 +216,8 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .inspector-head strong { font-weight: 650; }
 .inspector-body { overflow: auto; flex: 1; min-height: 0; padding: 10px 12px 14px; display: flex; flex-direction: column; gap: 8px; contain: layout paint style; }
 .messages { display: flex; flex-direction: column; gap: 8px; }
-/* A long prompt lays out and paints only the messages in view. */
-.messages > li { content-visibility: auto; contain-intrinsic-size: auto 90px; }
+/* A long prompt unfolded lays out and paints only the messages in view (folded, the few shown need no observer). */
+.messages.long > li { content-visibility: auto; contain-intrinsic-size: auto 90px; }
 .message { border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: var(--bg); }
 .message.added { border-color: var(--ok); box-shadow: inset 3px 0 0 var(--ok); }
 .message.removed { border-color: var(--bad); box-shadow: inset 3px 0 0 var(--bad); opacity: .85; }
