@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
@@ -13,14 +13,23 @@ import { clock, duration, formatCount, plural, shortId } from './format'
 import { Inspector } from './Inspector'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
+import { useVersion } from './use-version'
 import { useNow } from './use-now'
 import { Waterfall } from './Waterfall'
 
 type View = 'timeline' | 'chain' | 'compare'
 
 /** One run: its figures, the timeline with the inspector, and the chain. */
-export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: RunView; fork?: ForkRunner | undefined }) {
-  useDevtools(store, (state) => state.version)
+export const RunDetail = memo(function RunDetail({
+  store,
+  run,
+  fork,
+}: {
+  store: DevtoolsStore
+  run: RunView
+  fork?: ForkRunner | undefined
+}) {
+  useVersion(store)
   const selection = useDevtools(store, (state) => state.selection)
   const [chosenView, setView] = useState<View>('timeline')
   const asked = selection?.runId === run.id ? selection.view : undefined
@@ -168,7 +177,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
       </Tabs>
     </section>
   )
-}
+})
 
 /** How often at most the inspector moves on to a newer round while it follows the last round of a run. */
 const FOLLOW_ROUND_MS = 1000

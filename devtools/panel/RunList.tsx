@@ -6,6 +6,7 @@ import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import { clock, duration, formatCount, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
+import { useVersion } from './use-version'
 import { WindowedList, type RowProps } from './windowed-list'
 
 const ROW_HEIGHT = 56
@@ -20,8 +21,8 @@ const STATUS_FILTERS: Array<[StatusFilter, string]> = [
 ]
 
 /** The runs, newest first: a filterable, searchable list of buttons. */
-export function RunList({ store }: { store: DevtoolsStore }) {
-  useDevtools(store, (state) => state.version)
+export const RunList = memo(function RunList({ store }: { store: DevtoolsStore }) {
+  useVersion(store)
   const filter = useDevtools(store, (state) => state.filter)
   const all = store.runs()
   const selected = useDevtools(store, (state) => state.selection?.runId) ?? newestTopLevel(all)?.id
@@ -71,7 +72,7 @@ export function RunList({ store }: { store: DevtoolsStore }) {
       )}
     </nav>
   )
-}
+})
 
 /** The search and status filter: renders again when the filter changes, not on every event. */
 const FilterForm = memo(function FilterForm({ store, filter }: { store: DevtoolsStore; filter: RunFilter }) {

@@ -3,6 +3,7 @@ import { useRef, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { plural } from './format'
 import { useDevtools } from './use-devtools'
+import { useVersion } from './use-version'
 
 export interface ToolbarProps {
   store: DevtoolsStore
@@ -131,7 +132,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
 
 /** How many events the store keeps, renewed with each update. */
 function EventCount({ store }: { store: DevtoolsStore }) {
-  useDevtools(store, (state) => state.version)
+  useVersion(store)
   return (
     <span className="muted counter" aria-live="off">
       {plural(store.eventCount(), 'event')}
