@@ -3,7 +3,7 @@ import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
 import { costText, runCosts, usd } from '../costs'
-import type { DevtoolsStore, Selection } from '../store'
+import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import type { ForkRunner } from '../fork'
 import { ChainView, chainWarnings } from './ChainView'
@@ -11,6 +11,7 @@ import { Compare } from './Compare'
 import { ErrorBoundary } from './ErrorBoundary'
 import { clock, duration, formatCount, plural, shortId } from './format'
 import { Inspector } from './Inspector'
+import { followInspector, type InspectorFollow } from './inspector-change'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
 import { useVersion } from './use-version'
@@ -47,7 +48,8 @@ export const RunDetail = memo(function RunDetail({
   // A sub-agent's round picked in this run's timeline is inspected as a round of the sub-agent's run.
   const inspected = (selected?.within === run.id && store.run(selected.runId)) || run
   const agents = subAgentFigures(store.runs(), run)
-  const inspectorChange = useInspectorChange(inspected, selected, now)
+  const followed = useRef<InspectorFollow>(undefined)
+  followed.current = followInspector(followed.current, inspected, selected, now)
   return (
     <section className="detail" aria-label="Run">
       <header className="detail-head">
@@ -161,7 +163,7 @@ export const RunDetail = memo(function RunDetail({
                 run={inspected}
                 selection={selected}
                 fork={fork}
-                change={inspectorChange}
+                change={followed.current.change}
               />
             </ErrorBoundary>
           </div>
@@ -178,27 +180,6 @@ export const RunDetail = memo(function RunDetail({
     </section>
   )
 })
-
-/** How often at most the inspector moves on to a newer round while it follows the last round of a run. */
-const FOLLOW_ROUND_MS = 1000
-
-/**
- * When the inspector may show something new: on any change of the run while it shows the run's last
- * round (which grows), else only when the run's status changes (an earlier round is over). Following
- * the last round of a fast loop, it moves on to a newer round at most once a second (`now`, the time
- * of this update): each move renders a whole prompt, and rounds that pass faster cannot be read.
- */
-function useInspectorChange(run: RunView, selection: Selection | undefined, now: number): string {
-  const last = run.rounds.at(-1)?.round
-  const shown = selection?.runId === run.id ? (selection.round ?? last) : last
-  const change = shown === last ? `${run.status} ${run.version}` : run.status
-  const followed = useRef({ run, round: last, at: -Infinity, change })
-  const moved = followed.current.round !== last
-  const held =
-    moved && followed.current.run === run && run.status === 'running' && now - followed.current.at < FOLLOW_ROUND_MS
-  if (!held) followed.current = { run, round: last, at: moved ? now : followed.current.at, change }
-  return followed.current.change
-}
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {
   return (
