@@ -13,11 +13,11 @@ import type { KeptRuns, KeptRunsState, RunKeeper } from './kept-runs'
 
 /**
  * The least time between two notifications while events keep coming (a stream of a hundred chunks
- * a second, a burst of tool rounds): the panel shows them ten times a second, in the same frames as
- * its live bars grow, instead of on every frame. After a quiet spell the first event is shown on the
- * next frame.
+ * a second, a burst of tool rounds): the panel shows them four times a second, in the same frames as
+ * its live bars grow, instead of on every frame; each update costs the page a layout and a paint of
+ * the panel. After a quiet spell the first event is shown on the next frame.
  */
-export const LIVE_FLUSH_MS = 100
+export const LIVE_FLUSH_MS = 250
 /** How often subscribers hear of changes while the page is hidden (no frames are drawn then). */
 export const HIDDEN_FLUSH_MS = 1000
 

@@ -3,8 +3,9 @@
 // panel closed and open (docked), alternating, each load in a fresh browser context. Two loads per
 // page: CHUNKS text chunks DELAY_MS apart (about 200 a second) while the runner clicks a button on the
 // page every CLICK_EVERY_MS, then ROUNDS tool rounds with a ROUND_DELAY_MS model. Busy time is Chromium's
-// own (CDP Performance.getMetrics: task, script, layout, style), long tasks from the page's
-// PerformanceObserver. Prints a table on stderr and one JSON line on stdout, with open/closed ratios.
+// own (CDP Performance.getMetrics: task, script, layout, style), and the main thread's CPU time beside it
+// (ThreadTime: a task's time less the time the thread waited for a core, which on a shared machine
+// swells every task); long tasks from the page's PerformanceObserver. Prints a table on stderr and one JSON line on stdout, with open/closed ratios.
 // Usage: node bench/devtools/run.mjs, or npm run bench -- devtools (DEVTOOLS_BENCH_RUNS=n: n of each, default 3)
 /* global window, performance -- in the functions that run in the page (page.evaluate) */
 import { readFileSync } from 'node:fs'
@@ -54,6 +55,7 @@ async function busy(cdp) {
     script: of('ScriptDuration'),
     layout: of('LayoutDuration'),
     style: of('RecalcStyleDuration'),
+    cpu: of('ThreadTime'),
   }
 }
 
@@ -156,9 +158,11 @@ const open = summaryOf(loads.open)
 const ratios = {
   streamMs: ratio(open.stream.ms, closed.stream.ms),
   streamBusy: ratio(open.stream.busy.all, closed.stream.busy.all),
+  streamCpu: ratio(open.stream.busy.cpu, closed.stream.busy.cpu),
   clickP95: ratio(open.stream.clicks.p95, closed.stream.clicks.p95),
   roundsMs: ratio(open.rounds.ms, closed.rounds.ms),
   roundsBusy: ratio(open.rounds.busy.all, closed.rounds.busy.all),
+  roundsCpu: ratio(open.rounds.busy.cpu, closed.rounds.busy.cpu),
 }
 const longest = Math.max(...loads.open.map((figures) => figures.stream.longTasks.longest))
 const goals = {
@@ -179,13 +183,16 @@ console.error(
     row('  busy all / script / layout / style s', (side) =>
       ['all', 'script', 'layout', 'style'].map((key) => s(side.stream.busy[key])).join(' / '),
     ),
+    row('  main-thread CPU s', (side) => s(side.stream.busy.cpu)),
     row('  long tasks count / total / longest', (side) =>
       [side.stream.longTasks.count, ms(side.stream.longTasks.total), ms(side.stream.longTasks.longest)].join(' / '),
     ),
     row('  click p50 / p95 / max', (side) =>
       [side.stream.clicks.p50, side.stream.clicks.p95, side.stream.clicks.max].map(ms).join(' / '),
     ),
-    row(`${ROUNDS} tool rounds: time s / busy s`, (side) => `${s(side.rounds.ms)} / ${s(side.rounds.busy.all)}`),
+    row(`${ROUNDS} tool rounds: time s / busy s / CPU s`, (side) =>
+      [side.rounds.ms, side.rounds.busy.all, side.rounds.busy.cpu].map(s).join(' / '),
+    ),
     row('  long tasks count / total / longest', (side) =>
       [side.rounds.longTasks.count, ms(side.rounds.longTasks.total), ms(side.rounds.longTasks.longest)].join(' / '),
     ),

@@ -1,6 +1,6 @@
 import type { ApprovalSource } from '../approvals'
 import type { ForkRunner } from '../fork'
-import { useState, type ReactNode } from 'react'
+import { useDeferredValue, useState, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { newestTopLevel } from '../sub-agents'
 import { Approvals } from './Approvals'
@@ -60,10 +60,12 @@ function PanelContent({
 }: DevtoolsPanelProps & { theme: 'light' | 'dark'; onTheme: () => void }) {
   // Renders again when another run is shown, not on every event: the run's own views follow it.
   // Without a selection the panel follows the newest run that no other run started (sub-agents' runs are in its timeline).
-  const run = useDevtools(
+  const chosen = useDevtools(
     store,
     ({ selection }) => (selection && store.run(selection.within ?? selection.runId)) ?? newestTopLevel(store.runs()),
   )
+  // Another run's detail is drawn in the background (a transition), in slices, not in one long task.
+  const run = useDeferredValue(chosen)
   const [imported, setImported] = useState<{ error?: string; name?: string }>({})
   return (
     <>

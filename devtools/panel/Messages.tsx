@@ -54,7 +54,11 @@ export const Messages = memo(function Messages({
     )
   for (let index = Math.max(head, tail); index < messages.length; index++) items.push(view(index))
   return (
-    <ol className="messages" aria-label={`${messages.length} messages`}>
+    // Unfolded, a long list lays out and paints only the messages in view.
+    <ol
+      className={fold || messages.length <= FOLD_OVER ? 'messages' : 'messages long'}
+      aria-label={`${messages.length} messages`}
+    >
       {items}
     </ol>
   )

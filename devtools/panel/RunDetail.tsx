@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState, usageText } from '../figures'
 import { compactionsOf } from '../compactions'
 import { subAgentFigures } from '../sub-agents'
 import { costText, runCosts, usd } from '../costs'
-import type { DevtoolsStore, Selection } from '../store'
+import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import type { ForkRunner } from '../fork'
 import { ChainView, chainWarnings } from './ChainView'
@@ -11,16 +11,26 @@ import { Compare } from './Compare'
 import { ErrorBoundary } from './ErrorBoundary'
 import { clock, duration, formatCount, plural, shortId } from './format'
 import { Inspector } from './Inspector'
+import { followInspector, type InspectorFollow } from './inspector-change'
 import { Tabs } from './Tabs'
 import { useDevtools } from './use-devtools'
+import { useVersion } from './use-version'
 import { useNow } from './use-now'
 import { Waterfall } from './Waterfall'
 
 type View = 'timeline' | 'chain' | 'compare'
 
 /** One run: its figures, the timeline with the inspector, and the chain. */
-export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: RunView; fork?: ForkRunner | undefined }) {
-  useDevtools(store, (state) => state.version)
+export const RunDetail = memo(function RunDetail({
+  store,
+  run,
+  fork,
+}: {
+  store: DevtoolsStore
+  run: RunView
+  fork?: ForkRunner | undefined
+}) {
+  useVersion(store)
   const selection = useDevtools(store, (state) => state.selection)
   const restored = useDevtools(store, (state) => state.kept?.restored.has(run.id))
   const [chosenView, setView] = useState<View>('timeline')
@@ -33,12 +43,14 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
   const warnings = chainWarnings(run)
   const figures = runFigures(run)
   const live = run.live && run.status === 'running'
-  const now = useNow(live)
+  const now = useNow(store, live)
   const state = runState(run)
   const selected = selection?.runId === run.id || selection?.within === run.id ? selection : undefined
   // A sub-agent's round picked in this run's timeline is inspected as a round of the sub-agent's run.
   const inspected = (selected?.within === run.id && store.run(selected.runId)) || run
   const agents = subAgentFigures(store.runs(), run)
+  const followed = useRef<InspectorFollow>(undefined)
+  followed.current = followInspector(followed.current, inspected, selected, now)
   return (
     <section className="detail" aria-label="Run">
       <header className="detail-head">
@@ -143,7 +155,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
         {view === 'timeline' ? (
           <div className="split">
             <ErrorBoundary area="timeline">
-              <Waterfall store={store} run={run} />
+              <Waterfall store={store} run={run} clock={now} />
             </ErrorBoundary>
             <ErrorBoundary area="inspector" resetKey={JSON.stringify(selected ?? run.id)}>
               <Inspector
@@ -152,7 +164,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
                 run={inspected}
                 selection={selected}
                 fork={fork}
-                change={inspectorChange(inspected, selected)}
+                change={followed.current.change}
               />
             </ErrorBoundary>
           </div>
@@ -168,17 +180,7 @@ export function RunDetail({ store, run, fork }: { store: DevtoolsStore; run: Run
       </Tabs>
     </section>
   )
-}
-
-/**
- * When the inspector may show something new: on any change of the run while it shows the run's last
- * round (which grows), else only when the run's status changes (an earlier round is over).
- */
-function inspectorChange(run: RunView, selection: Selection | undefined): string {
-  const last = run.rounds.at(-1)?.round
-  const shown = selection?.runId === run.id ? (selection.round ?? last) : last
-  return shown === last ? `${run.status} ${run.version}` : run.status
-}
+})
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {
   return (

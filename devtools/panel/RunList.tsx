@@ -1,11 +1,12 @@
 import { memo, type CSSProperties } from 'react'
 import { RUN_STATE_WORDS, runFigures, runState } from '../figures'
-import type { StatusFilter } from '../search'
+import type { RunFilter, StatusFilter } from '../search'
 import { agentToolName, nestedRuns, newestTopLevel } from '../sub-agents'
 import type { DevtoolsStore } from '../store'
 import type { RunView } from 'advisor-chain/trace'
 import { clock, duration, formatCount, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
+import { useVersion } from './use-version'
 import { WindowedList, type RowProps } from './windowed-list'
 
 const ROW_HEIGHT = 56
@@ -20,8 +21,8 @@ const STATUS_FILTERS: Array<[StatusFilter, string]> = [
 ]
 
 /** The runs, newest first: a filterable, searchable list of buttons. */
-export function RunList({ store }: { store: DevtoolsStore }) {
-  useDevtools(store, (state) => state.version)
+export const RunList = memo(function RunList({ store }: { store: DevtoolsStore }) {
+  useVersion(store)
   const filter = useDevtools(store, (state) => state.filter)
   const all = store.runs()
   const selected = useDevtools(store, (state) => state.selection?.runId) ?? newestTopLevel(all)?.id
@@ -34,26 +35,7 @@ export function RunList({ store }: { store: DevtoolsStore }) {
   )
   return (
     <nav className="runs" aria-label="Runs" style={{ '--run-row': `${ROW_HEIGHT}px` } as CSSProperties}>
-      <div className="runs-filter">
-        <input
-          type="search"
-          aria-label="Search runs"
-          placeholder="Search prompts, answers, tools…"
-          value={filter.text}
-          onChange={(event) => store.setFilter({ text: event.target.value })}
-        />
-        <select
-          aria-label="Filter by status"
-          value={filter.status}
-          onChange={(event) => store.setFilter({ status: event.target.value as StatusFilter })}
-        >
-          {STATUS_FILTERS.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterForm store={store} filter={filter} />
       <div className="runs-count" aria-live="polite">
         {runs.length === all.length
           ? plural(all.length, 'run')
@@ -90,7 +72,33 @@ export function RunList({ store }: { store: DevtoolsStore }) {
       )}
     </nav>
   )
-}
+})
+
+/** The search and status filter: renders again when the filter changes, not on every event. */
+const FilterForm = memo(function FilterForm({ store, filter }: { store: DevtoolsStore; filter: RunFilter }) {
+  return (
+    <div className="runs-filter">
+      <input
+        type="search"
+        aria-label="Search runs"
+        placeholder="Search prompts, answers, tools…"
+        value={filter.text}
+        onChange={(event) => store.setFilter({ text: event.target.value })}
+      />
+      <select
+        aria-label="Filter by status"
+        value={filter.status}
+        onChange={(event) => store.setFilter({ status: event.target.value as StatusFilter })}
+      >
+        {STATUS_FILTERS.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+})
 
 interface RunRowProps {
   run: RunView

@@ -3,6 +3,7 @@ import { useRef, type ReactNode } from 'react'
 import type { DevtoolsStore } from '../store'
 import { plural } from './format'
 import { useDevtools } from './use-devtools'
+import { useVersion } from './use-version'
 
 export interface ToolbarProps {
   store: DevtoolsStore
@@ -26,9 +27,9 @@ const stamp = () => new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')
 /** Record/pause, clear, export and import of a session, the theme; `children` adds the dock controls. */
 export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarProps) {
   const paused = useDevtools(store, (state) => state.paused)
-  useDevtools(store, (state) => state.version)
+  // Renders again when the store empties or fills, not on every event (the count has its own component).
+  const empty = useDevtools(store, () => store.eventCount() === 0)
   const file = useRef<HTMLInputElement>(null)
-  const events = store.eventCount()
   return (
     <div className="toolbar" role="toolbar" aria-label="Devtools">
       <span className="brand">
@@ -57,7 +58,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
             store.kept ? 'Remove every run shown, and the runs kept for the next page load' : 'Remove every run shown'
           }
           onClick={() => store.clear()}
-          disabled={events === 0 && !store.kept}
+          disabled={empty && !store.kept}
         >
           Clear
         </button>
@@ -65,7 +66,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
           type="button"
           className="tool-button"
           title="Download every event kept as a trace file (JSON)"
-          disabled={events === 0}
+          disabled={empty}
           onClick={() => download(`advisor-chain-trace-${stamp()}.json`, store.exportSession())}
         >
           Export
@@ -82,7 +83,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
           type="button"
           className="tool-button"
           title="The model calls of the selected run, for ReplayChatModel: a regression test without network or GPU"
-          disabled={events === 0}
+          disabled={empty}
           onClick={() => {
             const runId = store.getState().selection?.runId ?? store.runs()[0]?.id
             download(`advisor-chain-cassette-${stamp()}.json`, store.exportCassette(runId))
@@ -119,9 +120,7 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
         />
       </span>
       <span className="spacer" />
-      <span className="muted counter" aria-live="off">
-        {plural(events, 'event')}
-      </span>
+      <EventCount store={store} />
       {/* Theme, dock and close stay in the first line at any width, so the panel can always be closed. */}
       <span className="toolbar-end">
         <button
@@ -136,5 +135,15 @@ export function Toolbar({ store, theme, onTheme, onImport, children }: ToolbarPr
         {children}
       </span>
     </div>
+  )
+}
+
+/** How many events the store keeps, renewed with each update. */
+function EventCount({ store }: { store: DevtoolsStore }) {
+  useVersion(store)
+  return (
+    <span className="muted counter" aria-live="off">
+      {plural(store.eventCount(), 'event')}
+    </span>
   )
 }

@@ -16,7 +16,6 @@ import type { RoundView, RunView, TraceEventOf } from 'advisor-chain/trace'
 import { subAgentRuns } from '../sub-agents'
 import { axisTicks, duration, durationCompact, formatCount, plural } from './format'
 import { useDevtools } from './use-devtools'
-import { useNow } from './use-now'
 import { useWidth } from './use-width'
 import { WindowedList, type RowProps } from './windowed-list'
 
@@ -99,13 +98,21 @@ function sameSelection(a: Selection | undefined, b: Selection): boolean {
  * call (its streaming part shaded), each tool execution (parallel calls side by side in time),
  * validation attempts and retries nested under it. Live runs grow as time passes.
  */
-export function Waterfall({ store, run }: { store: DevtoolsStore; run: RunView }) {
+export function Waterfall({
+  store,
+  run,
+  clock,
+}: {
+  store: DevtoolsStore
+  run: RunView
+  /** The time now (`performance.now()`), refreshed while the run runs. */
+  clock: number
+}) {
   const selection = useDevtools(store, (state) => state.selection)
   const axis = useRef<HTMLDivElement>(null)
   // About one labelled tick per 90 px of lane, so labels never overlap.
   const laneWidth = useWidth(axis, 400)
   const ticking = run.live && run.status === 'running'
-  const clock = useNow(ticking)
   const now = run.end ?? (ticking ? Math.max(run.lastT, clock) : run.lastT)
   // While the run runs, its axis ends at a round value ahead of now: bars keep their places as it grows.
   const span = ticking && run.end === undefined ? liveSpan(now - run.start) : Math.max(now - run.start, 1)

@@ -111,12 +111,9 @@ details > summary { cursor: pointer; color: var(--fg2); margin: 6px 0 2px; font-
 .dot.ok { background: var(--ok); } .dot.error { background: var(--bad); } .dot.aborted { background: var(--warn); }
 .dot.problem { background: var(--bg); box-shadow: inset 0 0 0 2.5px var(--bad); }
 .dot.incomplete { background: var(--bg); box-shadow: inset 0 0 0 2px var(--fg3); }
-.dot.running { background: var(--accent); animation: pulse .9s ease-in-out infinite alternate; }
-@keyframes pulse { from { opacity: .3 } to { opacity: 1 } }
-/* On the compositor: a pulsing dot or bar costs the page no style or paint on each frame. */
-.dot.running, .chevron.running, .bar.live { will-change: opacity; }
-@media (prefers-reduced-motion: reduce) { .dot.running, .bar.retrieval { background: var(--valid); opacity: .55; }
-.bar.live { animation: none; } }
+.dot.running { background: var(--accent); box-shadow: 0 0 0 3px var(--accent-bg); }
+/* Nothing pulses: an animation restyles the panel on every frame of the page for as long as a run runs. */
+.bar.retrieval { background: var(--valid); opacity: .55; }
 
 /* run detail */
 .detail { flex: 1; display: flex; flex-direction: column; min-width: 0; min-height: 0; container: detail / inline-size; }
@@ -183,7 +180,7 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .zoom-bar > .muted { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .zoom-bar .tool-button.icon { width: 24px; height: 22px; }
 .chevron { width: 10px; height: 10px; border-radius: 3px; flex: none; background: var(--round); }
-.chevron.ok { background: var(--ok); } .chevron.bad { background: var(--bad); } .chevron.running { background: var(--accent); animation: pulse .9s infinite alternate; }
+.chevron.ok { background: var(--ok); } .chevron.bad { background: var(--bad); } .chevron.running { background: var(--accent); }
 .bar { position: absolute; top: 7px; height: 12px; border-radius: 3px; min-width: 2px; }
 .bar.round { top: 9px; height: 8px; background: var(--round); border-radius: 4px; }
 .bar.round.bad { background: color-mix(in srgb, var(--bad) 45%, var(--round)); }
@@ -198,7 +195,6 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .bar.retry { background: repeating-linear-gradient(90deg, var(--retry) 0 2px, transparent 2px 5px); border-left: 3px solid var(--retry); border-radius: 0; }
 .bar.agent { background: repeating-linear-gradient(90deg, var(--tool) 0 6px, color-mix(in srgb, var(--tool) 55%, transparent) 6px 9px); }
 .row.nested { background: color-mix(in srgb, var(--tool) 4%, transparent); }
-.bar.live { animation: pulse .9s ease-in-out infinite alternate; }
 .kind { font-size: 9.5px; font-weight: 800; letter-spacing: .05em; padding: 1px 4px; border-radius: 3px; flex: none; min-width: 44px; text-align: center; }
 .kind.model { color: var(--model-text); background: color-mix(in srgb, var(--model) 12%, transparent); }
 .kind.tool { color: var(--tool-text); background: var(--tool-bg); }
@@ -216,8 +212,8 @@ button.stat.link { border: 0; background: none; padding: 0; font: inherit; font-
 .inspector-head strong { font-weight: 650; }
 .inspector-body { overflow: auto; flex: 1; min-height: 0; padding: 10px 12px 14px; display: flex; flex-direction: column; gap: 8px; contain: layout paint style; }
 .messages { display: flex; flex-direction: column; gap: 8px; }
-/* A long prompt lays out and paints only the messages in view. */
-.messages > li { content-visibility: auto; contain-intrinsic-size: auto 90px; }
+/* A long prompt unfolded lays out and paints only the messages in view (folded, the few shown need no observer). */
+.messages.long > li { content-visibility: auto; contain-intrinsic-size: auto 90px; }
 .message { border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: var(--bg); }
 .message.added { border-color: var(--ok); box-shadow: inset 3px 0 0 var(--ok); }
 .message.removed { border-color: var(--bad); box-shadow: inset 3px 0 0 var(--bad); opacity: .85; }

@@ -61,7 +61,8 @@ export function WindowedList<T>({
     const onScroll = () => {
       frame ||= requestAnimationFrame(update)
     }
-    update()
+    // Measured in the next frame, not while the list mounts: a read of its size now would lay the page out mid-update.
+    onScroll()
     element.addEventListener('scroll', onScroll, { passive: true })
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(onScroll) : undefined
     observer?.observe(element)
