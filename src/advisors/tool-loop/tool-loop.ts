@@ -151,8 +151,7 @@ export class ToolLoop {
 
   // Tools run within one round: the loop's round is theirs until they are all done.
   readonly #onToolExecution = (event: ToolExecutionEvent): void => {
-    const type = event.type === 'start' ? 'tool-execution-start' : 'tool-execution-end'
-    this.emit({ ...event, type, round: this.round } as ChainEvent)
+    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
@@ -230,4 +229,32 @@ function notIn(history: readonly Message[], sent: readonly Message[]): Message[]
     known ??= new Set(history)
     return !known.has(message)
   })
+}
+
+function toolStartEvent(event: ToolExecutionEvent & { type: 'start' }, round: number): ChainEvent {
+  const started: ChainEvent & { type: 'tool-execution-start' } = {
+    type: 'tool-execution-start',
+    toolCall: event.toolCall,
+    round,
+  }
+  if (event.at !== undefined) started.at = event.at
+  if (event.source !== undefined) started.source = event.source
+  return started
+}
+
+function toolEndEvent(event: ToolExecutionEvent & { type: 'end' }, round: number): ChainEvent {
+  const ended: ChainEvent & { type: 'tool-execution-end' } = {
+    type: 'tool-execution-end',
+    toolCall: event.toolCall,
+    result: event.result,
+    durationMs: event.durationMs,
+    returnDirect: event.returnDirect,
+    round,
+  }
+  if (event.error !== undefined) ended.error = event.error
+  if (event.at !== undefined) ended.at = event.at
+  if (event.setupMs !== undefined) ended.setupMs = event.setupMs
+  if (event.source !== undefined) ended.source = event.source
+  if (event.detail !== undefined) ended.detail = event.detail
+  return ended
 }
