@@ -12,6 +12,7 @@ import {
   type ToolSource,
   type ToolDefinition,
   now,
+  registeredSecrets,
   forkOriginOf,
   AGENT_CALL_KEY,
   type AgentCall,
@@ -364,8 +365,7 @@ export class RunRecorder {
     // Schemas name fields like `password`: their names stay, their texts and example values are masked.
     if (responseFormat)
       traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
-    if (tools?.length)
-      traced.tools = tools.map((tool) => this.redactor.data(tool.definition, 'schema') as ToolDefinition)
+    if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.redactor))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     return traced
   }
@@ -380,6 +380,24 @@ export class RunRecorder {
     if (error.code !== undefined) masked.code = this.redactor.text(error.code)
     return masked
   }
+}
+
+/**
+ * Tool definitions as traced: a tool's definition is the same object run after run, so its schema
+ * is masked once (again by another redactor, or once another secret is registered).
+ */
+const tracedDefinitions = new WeakMap<
+  ToolDefinition,
+  { redactor: Redactor; secrets: unknown; traced: ToolDefinition }
+>()
+
+function tracedDefinition(definition: ToolDefinition, redactor: Redactor): ToolDefinition {
+  const secrets = registeredSecrets()
+  const known = tracedDefinitions.get(definition)
+  if (known?.redactor === redactor && known.secrets === secrets) return known.traced
+  const traced = redactor.data(definition, 'schema') as ToolDefinition
+  tracedDefinitions.set(definition, { redactor, secrets, traced })
+  return traced
 }
 
 /** How many characters the messages' texts and tool calls hold. */
