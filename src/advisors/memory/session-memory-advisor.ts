@@ -1,6 +1,5 @@
 import {
   setOption,
-  ChatResponseAggregator,
   HIGHEST_PRECEDENCE,
   ROUND_KEY,
   RUN_ID_KEY,
@@ -32,6 +31,7 @@ import {
   type SessionService,
   type TokenCountEstimator,
 } from '../../session'
+import { LastRoundAnswer } from './last-round-answer'
 import { SessionTurn, type TurnSettings } from './session-turn'
 
 export interface SessionMemoryAdvisorOptions {
@@ -209,8 +209,7 @@ function collectingRounds(request: ChatClientRequest, rounds: Message[]): ChatCl
  */
 class SessionStream implements StreamLayer<ChatClientResponse> {
   readonly passesOn = 'unchanged'
-  #aggregator = new ChatResponseAggregator()
-  #round: unknown
+  readonly #answer = new LastRoundAnswer()
   #rounds: Message[] = []
   #settled = false
 
@@ -224,25 +223,19 @@ class SessionStream implements StreamLayer<ChatClientResponse> {
   }
 
   chunk(chunk: ChatClientResponse): ChatClientResponse {
-    // Text streamed by earlier rounds of the tool loop (a preamble before tool calls) is not the answer.
-    const round = chunk.context[ROUND_KEY]
-    if (round !== this.#round) {
-      this.#round = round
-      this.#aggregator = new ChatResponseAggregator()
-    }
-    if (chunk.chatResponse) this.#aggregator.add(chunk.chatResponse)
+    this.#answer.add(chunk)
     return chunk
   }
 
   async end(): Promise<void> {
     this.#settled = true
-    await this.turn.after(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#rounds)
+    await this.turn.after(this.#answer.result(), this.#rounds)
   }
 
   async fail(error: unknown): Promise<StageNext<ChatClientResponse, ChatClientResponse>> {
     let again: ChatClientRequest | undefined
     try {
-      again = !this.#settled && this.#aggregator.chunkCount === 0 ? await this.turn.retry(error) : undefined
+      again = !this.#settled && this.#answer.empty ? await this.turn.retry(error) : undefined
     } catch (refused) {
       this.#settled = true
       await this.turn.failed(refused)
