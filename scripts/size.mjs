@@ -39,7 +39,13 @@ const COMBINATIONS = [
     // strict (0.28 KB), tools carry needsApproval and a tool round refuses to run one nothing asked
     // about, sessions name the terminal's model; the one async rule and the chain owning the run took
     // some back. Issue 40 aims below 33.8 KB again.
-    budgetKB: 35.1,
+    // 35.0 KB (34.94 KB): the observer records an advisor's report (validation, evaluation,
+    // escalation, note) as it came, its texts masked, without a method per kind (0.22 KB less); a
+    // tool's definition is masked once, not each run (0.06 KB more, and a faster first round).
+    // The largest parts, minified: the JSON Schema validator for tool arguments (7.3 KB), the run
+    // recorder (6.1 KB), the partial JSON parser (4.6 KB), the tool loop and its round (4.1 + 3.8 +
+    // 3.3 KB), the stream stage (3.9 KB), the observer (3.8 KB), the client (3.7 KB).
+    budgetKB: 35.0,
     firstCall: true,
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },

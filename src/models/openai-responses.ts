@@ -41,35 +41,22 @@ export class OpenAIResponsesChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(
-      this.#url,
-      await this.#body(prompt, false),
-      bearerHttp(this.#options, signal),
-      this.#context,
-    )
+    const response = await this.#post(prompt, false, signal)
     return fromResponsesBody(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(
-      this.#url,
-      await this.#body(prompt, true),
-      bearerHttp(this.#options, signal),
-      this.#context,
-    )
+    const response = await this.#post(prompt, true, signal)
     const reader = new ResponsesStreamReader(this.#context, prompt.options.toolCallDeltas === true)
     for await (const event of serverSentEvents(response, signal, this.#context)) yield* reader.read(event)
     yield reader.finish()
   }
 
-  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
-  async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
+  /** Posts the prompt. Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  async #post(prompt: Prompt, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
-    return toResponsesRequest(
-      this.#options.model,
-      await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context),
-      options,
-      stream,
-    )
+    const messages = await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
+    const body = toResponsesRequest(this.#options.model, messages, options, stream)
+    return postJson(this.#url, body, bearerHttp(this.#options, signal), this.#context)
   }
 }

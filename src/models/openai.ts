@@ -41,29 +41,20 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {
-    const response = await postJson(
-      this.#url,
-      await this.#body(prompt, false),
-      bearerHttp(this.#options, signal),
-      this.#context,
-    )
+    const response = await this.#post(prompt, false, signal)
     return fromOpenAICompletion(await readJson<unknown>(response, signal, this.#context), this.#context)
   }
 
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
-    const response = await postJson(
-      this.#url,
-      await this.#body(prompt, true),
-      bearerHttp(this.#options, signal),
-      this.#context,
-    )
+    const response = await this.#post(prompt, true, signal)
     yield* readOpenAIStream(response, signal, this.#context, prompt.options.toolCallDeltas === true)
   }
 
-  /** Attachments are checked before anything is sent; Blobs are read into the JSON body. */
-  async #body(prompt: Prompt, stream: boolean): Promise<Record<string, unknown>> {
+  /** Posts the prompt. Attachments are checked before anything is sent; Blobs are read into the JSON body. */
+  async #post(prompt: Prompt, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
     const options = { ...this.#options.defaultOptions, ...prompt.options }
     const messages = await withAttachments(prompt.messages, OPENAI_ATTACHMENTS, this.#context)
-    return toOpenAIRequest(this.#options.model, messages, options, stream, this.#context.label)
+    const body = toOpenAIRequest(this.#options.model, messages, options, stream, this.#context.label)
+    return postJson(this.#url, body, bearerHttp(this.#options, signal), this.#context)
   }
 }

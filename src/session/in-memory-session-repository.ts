@@ -1,6 +1,6 @@
 import type { EventFilter } from './event-filter'
 import { checkEvents } from './plain-events'
-import { SessionError } from './session-error'
+import { sessionNotFound } from './session-error'
 import type { SessionRepository } from './session-repository'
 import { emptyView, orderView, viewAfter, type ViewState } from './session-view'
 import type { Session, SessionEvent } from './session'
@@ -73,12 +73,7 @@ export class InMemorySessionRepository implements SessionRepository {
 
   #stored(sessionId: string): Stored {
     const stored = this.#sessions.get(sessionId)
-    if (!stored)
-      throw new SessionError(
-        'not-found',
-        sessionId,
-        `Session '${sessionId}' does not exist; create it first (sessionService.create({ id: '${sessionId}' }))`,
-      )
+    if (!stored) throw sessionNotFound(sessionId)
     return stored
   }
 }

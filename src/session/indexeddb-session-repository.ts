@@ -3,7 +3,7 @@ import { range, resultOf } from '../memory/indexeddb-log'
 import { withBlobAttachments } from '../memory/stored-attachments'
 import type { EventFilter } from './event-filter'
 import { checkEvents } from './plain-events'
-import { SessionError } from './session-error'
+import { SessionError, sessionNotFound } from './session-error'
 import type { SessionRepository } from './session-repository'
 import { emptyView, isViewState, orderView, viewAfter, type Logged, type ViewState } from './session-view'
 import { boundaryOf, failedTurnOf, problemOfEvent, type Session, type SessionEvent } from './session'
@@ -154,12 +154,7 @@ export class IndexedDBSessionRepository implements SessionRepository {
 
   async #existing(stores: Stores, sessionId: string): Promise<SessionRecord> {
     const record = await this.#record(stores, sessionId)
-    if (!record)
-      throw new SessionError(
-        'not-found',
-        sessionId,
-        `Session '${sessionId}' does not exist; create it first (sessionService.create({ id: '${sessionId}' }))`,
-      )
+    if (!record) throw sessionNotFound(sessionId)
     return record
   }
 

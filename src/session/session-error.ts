@@ -21,3 +21,12 @@ export class SessionError extends Error {
     super(message, options)
   }
 }
+
+/** The error of a repository asked for a session it does not hold. */
+export function sessionNotFound(sessionId: string): SessionError {
+  return new SessionError(
+    'not-found',
+    sessionId,
+    `Session '${sessionId}' does not exist; create it first (sessionService.create({ id: '${sessionId}' }))`,
+  )
+}

@@ -343,4 +343,36 @@ describe('ToolCallingManager limits', () => {
     expect(texts[0]).toBe('a')
     expect(texts[1]).toMatch(/^Error: tool 'echo' was already called 1 time with/)
   })
+
+  it('keeps counting over rounds of one history array that grows by each round (as the tool loop keeps it)', async () => {
+    const limited = ToolCallingManager.builder().limits({ perTool: 2, onExceed: 'error-response' }).build()
+    const history: Message[] = [userMessage('go')]
+    const texts: string[][] = []
+    for (let round = 0; round < 3; round++) {
+      const result = limited.executeToolCalls(
+        prompt([echo], history),
+        responseWith(call('echo', { value: `${round}` })),
+      )
+      texts.push(await responseTexts(result))
+      history.push(...(await result).appended!)
+    }
+    expect(texts.slice(0, 2)).toEqual([['0'], ['1']])
+    expect(texts[2]![0]).toMatch(/^Error: tool call limit reached: tool 'echo' was called 3 times/)
+  })
+
+  it('counts a round asked again on the same history anew, whatever an earlier attempt counted', async () => {
+    const limited = ToolCallingManager.builder().limits({ perTool: 2 }).build()
+    const history: Message[] = [userMessage('go')]
+    const first = await limited.executeToolCalls(prompt([echo], history), responseWith(call('echo', { value: 'a' })))
+    history.push(...first.appended!)
+    const twoCalls = responseWith(call('echo', { value: 'b' }), call('echo', { value: 'c' }))
+    await expect(limited.executeToolCalls(prompt([echo], history), twoCalls)).rejects.toThrow(
+      ToolCallLimitExceededError,
+    )
+    // The same round again with one call: one earlier call in the history, so it runs.
+    const texts = await responseTexts(
+      limited.executeToolCalls(prompt([echo], history), responseWith(call('echo', { value: 'b' }))),
+    )
+    expect(texts).toEqual(['b'])
+  })
 })

@@ -50,7 +50,7 @@ export async function executeToolRound(
   if (breach !== undefined) throw new ToolCallLimitExceededError(breach, answered)
   // The whole message goes into history: reasoning and provider data (Anthropic's signed thinking) must go back with the calls.
   const appended = [{ ...generation.output }, toolResponseMessage(answered)] as const
-  ledger.rememberFor(appended[1], prompt.messages.length + 2)
+  ledger.rememberFor(prompt.messages)
   let returnDirect = true
   for (const planned of plans) returnDirect &&= planned.returnDirect
   return { appended, returnDirect }

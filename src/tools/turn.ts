@@ -22,12 +22,10 @@ export class TurnLedger {
   total = 0
 
   static of(messages: readonly Message[], turnStart?: Message): TurnLedger {
-    const last = messages.at(-1) as Message
-    const remembered = ledgers.get(last)
-    if (remembered && remembered.length === messages.length) {
-      // Used once: a second look at the same conversation recounts. Deleted, not marked, so the
-      // map holds one entry per live conversation instead of one per round until a collection.
-      ledgers.delete(last)
+    const remembered = ledgers.get(messages)
+    if (remembered?.length === messages.length) {
+      // Used once: a second look at the same conversation recounts.
+      remembered.length = -1
       return remembered.ledger
     }
     const ledger = new TurnLedger()
@@ -85,14 +83,24 @@ export class TurnLedger {
     }
   }
 
-  /** Hands the ledger on to the conversation of `length` messages that ends with `last`, for its next round. */
-  rememberFor(last: Message, length: number): void {
-    ledgers.set(last, { length, ledger: this })
+  /**
+   * Hands the ledger on to the next round of `messages`, once the round's two messages are added
+   * to it: the tool loop keeps one history array and appends to it.
+   */
+  rememberFor(messages: readonly Message[]): void {
+    const length = messages.length + 2
+    const remembered = ledgers.get(messages)
+    if (remembered) {
+      remembered.ledger = this
+      remembered.length = length
+    } else ledgers.set(messages, { length, ledger: this })
   }
 }
 
-// Keyed by the last message of a conversation; a ledger is used once, then recomputed if asked again.
-const ledgers = new WeakMap<Message, { length: number; ledger: TurnLedger }>()
+// Keyed by a conversation's array: a loop's history is one array that grows, so a conversation
+// has one entry, updated each round (a new key each round cost a tenth of a tool round). A
+// ledger is used once, then recomputed if asked again.
+const ledgers = new WeakMap<readonly Message[], { length: number; ledger: TurnLedger }>()
 
 /** The messages of the current turn: everything after `turnStart` when given and present, else after the last user message. */
 export function currentTurn(messages: readonly Message[], turnStart?: Message): readonly Message[] {

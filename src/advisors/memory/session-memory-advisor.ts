@@ -1,6 +1,5 @@
 import {
   setOption,
-  ChatResponseAggregator,
   HIGHEST_PRECEDENCE,
   ROUND_KEY,
   RUN_ID_KEY,
@@ -32,6 +31,7 @@ import {
   type SessionService,
   type TokenCountEstimator,
 } from '../../session'
+import { LastRoundAnswer } from './last-round-answer'
 import { SessionTurn, type TurnSettings } from './session-turn'
 import { type HeldTurn, TurnQueue } from './turn-queue'
 import { whenBusyPolicy } from './when-busy'
@@ -253,8 +253,7 @@ function collectingRounds(request: ChatClientRequest, rounds: Message[]): ChatCl
  */
 class SessionStream implements StreamLayer<ChatClientResponse> {
   readonly passesOn = 'unchanged'
-  #aggregator = new ChatResponseAggregator()
-  #round: unknown
+  readonly #answer = new LastRoundAnswer()
   #rounds: Message[] = []
   #settled = false
   /** Set once the session's turn is held. */
@@ -280,20 +279,14 @@ class SessionStream implements StreamLayer<ChatClientResponse> {
   }
 
   chunk(chunk: ChatClientResponse): ChatClientResponse {
-    // Text streamed by earlier rounds of the tool loop (a preamble before tool calls) is not the answer.
-    const round = chunk.context[ROUND_KEY]
-    if (round !== this.#round) {
-      this.#round = round
-      this.#aggregator = new ChatResponseAggregator()
-    }
-    if (chunk.chatResponse) this.#aggregator.add(chunk.chatResponse)
+    this.#answer.add(chunk)
     return chunk
   }
 
   async end(): Promise<void> {
     this.#settled = true
     try {
-      await this.#turn!.after(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#rounds)
+      await this.#turn!.after(this.#answer.result(), this.#rounds)
     } finally {
       this.#finish()
     }
@@ -304,7 +297,7 @@ class SessionStream implements StreamLayer<ChatClientResponse> {
     let again: ChatClientRequest | undefined
     try {
       // No turn: the session's turn was refused, or the wait for it aborted.
-      again = turn && !this.#settled && this.#aggregator.chunkCount === 0 ? await turn.retry(error) : undefined
+      again = turn && !this.#settled && this.#answer.empty ? await turn.retry(error) : undefined
     } catch (refused) {
       error = refused
     }

@@ -1,18 +1,16 @@
 import {
   type ChatClientResponse,
   type ChatResponse,
-  ChatResponseAggregator,
   type Message,
-  ROUND_KEY,
   type ChatClientRequest,
   type StreamLayer,
 } from '../../core'
+import { LastRoundAnswer } from './last-round-answer'
 import type { HeldTurn } from './turn-queue'
 
 /** Passes a stream through and stores its answer once it ends: the aggregate of its last round. */
 export class StoringStream implements StreamLayer<ChatClientResponse> {
-  #aggregator = new ChatResponseAggregator()
-  #round: unknown
+  readonly #answer = new LastRoundAnswer()
   #context: Record<string, unknown> = {}
   #endTurn: (() => void) | undefined
   #stopped = false
@@ -44,20 +42,14 @@ export class StoringStream implements StreamLayer<ChatClientResponse> {
 
   chunk(chunk: ChatClientResponse): ChatClientResponse {
     this.#context = chunk.context
-    // Text streamed by earlier rounds of the tool loop (a preamble before tool calls) is not the answer.
-    const round = chunk.context[ROUND_KEY]
-    if (round !== this.#round) {
-      this.#round = round
-      this.#aggregator = new ChatResponseAggregator()
-    }
-    if (chunk.chatResponse) this.#aggregator.add(chunk.chatResponse)
+    this.#answer.add(chunk)
     return chunk
   }
 
   async end(): Promise<void> {
     const toStore = this.#takeToStore()
     try {
-      await this.store(this.#aggregator.chunkCount > 0 ? this.#aggregator.result() : null, this.#context, toStore)
+      await this.store(this.#answer.result(), this.#context, toStore)
     } finally {
       this.#finish()
     }

@@ -71,6 +71,27 @@ describe('ObserverAdvisor keeps secrets out of tool arguments', () => {
       inputSchema: { type: 'object', properties: { password: { type: 'string' } } },
     })
   })
+
+  it('masks a secret registered after a run in the same tool definition of the next run', async () => {
+    const secret = 'late-secret-3c2b1a0f9e'
+    const late = defineTool({
+      name: 'late',
+      description: `Uses ${secret}`,
+      inputSchema: { type: 'object', properties: {} },
+      execute: () => 'done',
+    })
+    const collector = new TraceCollector()
+    const client = ChatClient.builder(new ScriptedChatModel(['one', 'two']))
+      .defaultTools(late)
+      .defaultAdvisors(new ObserverAdvisor({ sink: collector }))
+      .build()
+    await client.prompt('first').call().content()
+    registerSecret(secret)
+    await client.prompt('second').call().content()
+    const [first, second] = collector.ofType('model-request').map((event) => event.options.tools![0]!.description)
+    expect(first).toBe(`Uses ${secret}`)
+    expect(second).toBe('Uses [redacted]')
+  })
 })
 
 /** A model that streams `reasoning` in the given deltas, then answers `answer`. */

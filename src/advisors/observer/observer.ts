@@ -182,6 +182,9 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const entry = this.#runs.get(runId) ?? this.#ended.get(runId)
     if (!entry) return
     const run = entry.recorder
+    // An advisor's report (validation, evaluation, escalation, note, retrieval) goes into the trace
+    // as it came, every text in it masked.
+    const round = numberIn(context[ROUND_KEY])
     switch (event.type) {
       case 'tool-execution-start':
         return run.toolStart(event.round, event, source, event.at)
@@ -195,23 +198,29 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return this.#end(run, event.status, event.error)
       case 'retry':
         return run.emit(
-          numberIn(context[ROUND_KEY]),
+          round,
           { type: 'retry', attempt: event.attempt, error: run.error(event.error), delayMs: event.delayMs },
           source,
         )
-      case 'validation-attempt':
-        return run.validation(numberIn(context[ROUND_KEY]), event, source)
       case 'approval':
         return run.approval(event, source)
       case 'evaluation':
-        return run.evaluation(event, source)
-      case 'note':
-        return run.note(numberIn(context[ROUND_KEY]), event, source)
+        return run.emit(0, run.redactor.data(event) as TraceEventBody, source)
+      case 'validation-attempt':
+        return run.emit(
+          round,
+          { ...(run.redactor.data(event) as object), type: 'validation' } as TraceEventBody,
+          source,
+        )
+      case 'note': {
+        const { advisor: _advisor, ...note } = event
+        return run.emit(round, run.redactor.data(note) as TraceEventBody, source)
+      }
       case 'escalation':
-        return run.escalation(numberIn(context[ROUND_KEY]), event, source)
+        return run.emit(round, run.redactor.data(event) as TraceEventBody, source)
       case 'retrieval':
         // Outside the loop the documents go into the first round's request: that round used them.
-        return run.emit(numberIn(context[ROUND_KEY]) || 1, run.redactor.data(event) as TraceEventBody, source)
+        return run.emit(round || 1, run.redactor.data(event) as TraceEventBody, source)
     }
   }
 

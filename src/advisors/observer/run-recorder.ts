@@ -12,10 +12,10 @@ import {
   type ToolSource,
   type ToolDefinition,
   now,
+  registeredSecrets,
   forkOriginOf,
   AGENT_CALL_KEY,
   type AgentCall,
-  type Escalation,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -217,41 +217,6 @@ export class RunRecorder {
     this.emit(round, body, advisor)
   }
 
-  /** What an advisor wants to say (memory loaded 12 messages), masked. */
-  note(
-    round: number,
-    note: { message: string; data?: Record<string, unknown>; level?: 'warning' },
-    advisor: string,
-  ): void {
-    const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
-    if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
-    if (note.level) body.level = note.level
-    this.emit(round, body, advisor)
-  }
-
-  /** A round that went to the fallback model; the detail quotes the local model's error or answer, masked. */
-  escalation(round: number, escalation: Escalation, advisor: string): void {
-    const body: TraceEventBody = {
-      type: 'escalation',
-      from: this.redactor.text(escalation.from),
-      to: this.redactor.text(escalation.to),
-      reason: escalation.reason,
-    }
-    if (escalation.detail !== undefined) body.detail = this.redactor.text(escalation.detail)
-    if (escalation.restarted !== undefined) body.restarted = escalation.restarted
-    this.emit(round, body, advisor)
-  }
-
-  evaluation(
-    evaluation: { attempt: number; score: number; passed: boolean; feedback?: string },
-    advisor: string,
-  ): void {
-    const { attempt, score, passed, feedback } = evaluation
-    const body: TraceEventBody = { type: 'evaluation', attempt, score, passed }
-    if (feedback !== undefined) body.feedback = this.redactor.text(feedback)
-    this.emit(0, body, advisor)
-  }
-
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
     const toolCall = this.tracedToolCall(start.toolCall)
     const event = this.#event('tool-start', round, advisor, t ?? now())
@@ -287,31 +252,6 @@ export class RunRecorder {
     if (end.source) event.source = this.redactor.data(end.source) as ToolSource
     if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
     this.#send(event)
-  }
-
-  validation(
-    round: number,
-    attempt: {
-      attempt: number
-      valid: boolean
-      errors: string[]
-      durationMs?: number
-      output?: string
-      retryWith?: string
-    },
-    advisor: string,
-  ): void {
-    const { attempt: number, valid, errors, durationMs, output, retryWith } = attempt
-    const body: TraceEventBody = {
-      type: 'validation',
-      attempt: number,
-      valid,
-      errors: errors.map((error) => this.redactor.text(error)),
-    }
-    if (durationMs !== undefined) body.durationMs = durationMs
-    if (output !== undefined) body.output = this.redactor.text(output)
-    if (retryWith !== undefined) body.retryWith = this.redactor.text(retryWith)
-    this.emit(round, body, advisor)
   }
 
   failure(round: number, error: unknown): void {
@@ -425,8 +365,7 @@ export class RunRecorder {
     // Schemas name fields like `password`: their names stay, their texts and example values are masked.
     if (responseFormat)
       traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
-    if (tools?.length)
-      traced.tools = tools.map((tool) => this.redactor.data(tool.definition, 'schema') as ToolDefinition)
+    if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.redactor))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     return traced
   }
@@ -441,6 +380,24 @@ export class RunRecorder {
     if (error.code !== undefined) masked.code = this.redactor.text(error.code)
     return masked
   }
+}
+
+/**
+ * Tool definitions as traced: a tool's definition is the same object run after run, so its schema
+ * is masked once (again by another redactor, or once another secret is registered).
+ */
+const tracedDefinitions = new WeakMap<
+  ToolDefinition,
+  { redactor: Redactor; secrets: unknown; traced: ToolDefinition }
+>()
+
+function tracedDefinition(definition: ToolDefinition, redactor: Redactor): ToolDefinition {
+  const secrets = registeredSecrets()
+  const known = tracedDefinitions.get(definition)
+  if (known?.redactor === redactor && known.secrets === secrets) return known.traced
+  const traced = redactor.data(definition, 'schema') as ToolDefinition
+  tracedDefinitions.set(definition, { redactor, secrets, traced })
+  return traced
 }
 
 /** How many characters the messages' texts and tool calls hold. */

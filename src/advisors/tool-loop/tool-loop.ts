@@ -253,6 +253,7 @@ function notIn(history: readonly Message[], sent: readonly Message[]): Message[]
   })
 }
 
+// Field by field: `{ ...event, type, round }` made a warm tool round about 2.5 µs slower (bench-peers, Node).
 function toolStartEvent(event: ToolExecutionEvent & { type: 'start' }, round: number): ChainEvent {
   const started: ChainEvent & { type: 'tool-execution-start' } = {
     type: 'tool-execution-start',
