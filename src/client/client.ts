@@ -14,6 +14,8 @@ import {
   type ChatOptions,
   type ChatResponse,
   OUTPUT_SCHEMA_KEY,
+  READER_KEY,
+  type StreamReader,
   modelStreamAdvisor,
   type StreamPart,
   type ToolCallback,
@@ -283,9 +285,10 @@ export class StreamResponseSpec {
 
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
     const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
-    const open = (signal: AbortSignal) => {
+    const open = (signal: AbortSignal, reader: StreamReader) => {
       const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model, outputShaper)])
-      return chain.nextStream({ ...toRequest(spec), signal })
+      const request = toRequest(spec)
+      return chain.nextStream({ ...request, context: { ...request.context, [READER_KEY]: reader }, signal })
     }
     return guardedStream(open, spec.signal, pick)
   }

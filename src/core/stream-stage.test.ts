@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { guardedStream } from './guarded-stream'
-import { streamOf, streamStage, type StreamLayer } from './stream-stage'
+import { streamOf, streamStage, type StreamLayer, type StreamReader } from './stream-stage'
 
 async function* numbers(...values: number[]) {
   yield* values
@@ -41,21 +41,6 @@ function pendingSource() {
   }
 }
 
-/** Microtask turns until `promise` settles. */
-async function turnsUntil(promise: Promise<unknown>): Promise<number> {
-  let settled = false
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  )
-  let turns = 0
-  while (!settled) {
-    await Promise.resolve()
-    turns++
-  }
-  return turns
-}
-
 describe('streamStage', () => {
   it('maps each chunk, and skips the chunks a layer turns into undefined', async () => {
     const stage = streamStage({
@@ -71,22 +56,6 @@ describe('streamStage', () => {
       chunk: (n: number) => (n === 20 ? undefined : `#${n}`),
     })
     expect(await readAll(stacked)).toEqual(['#10', '#30'])
-  })
-
-  it('hands a chunk through any number of stacked stages in as many microtask turns as through one', async () => {
-    const stack = (depth: number) => {
-      let stream: AsyncIterable<number> = deaf()
-      for (let i = 0; i < depth; i++) {
-        const below = stream
-        stream = streamStage({ open: () => below, chunk: (n: number) => n })
-      }
-      return stream[Symbol.asyncIterator]()
-    }
-    const one = stack(1)
-    const ten = stack(10)
-    await one.next()
-    await ten.next()
-    expect(await turnsUntil(ten.next())).toBe(await turnsUntil(one.next()))
   })
 
   it('reads on from the source a layer gives when one ends (the next round)', async () => {
@@ -180,6 +149,54 @@ describe('streamStage', () => {
     open()
     expect(await pending).toEqual({ done: true, value: undefined })
     expect(calls.returned).toBe(1)
+  })
+})
+
+describe('the reader of a stage, while another turn waits', () => {
+  afterEach(() => vi.useRealTimers())
+
+  /** A stage over an endless source, the reader its layer is told of, and how often it was stopped. */
+  function watched() {
+    let reader: StreamReader | undefined
+    const stopped = { count: 0 }
+    const stage = streamStage({
+      open: (given) => ((reader = given), deaf()),
+      stop: () => stopped.count++,
+    })
+    return { stage, stopped, reader: () => reader! }
+  }
+
+  it('stops the stream when the reader asks for nothing half a second after a turn waits (it dropped the iterator)', async () => {
+    vi.useFakeTimers()
+    const { stage, stopped, reader } = watched()
+    await stage.next()
+    reader().waitedFor()
+    vi.advanceTimersByTime(499)
+    expect(stopped.count).toBe(0)
+    vi.advanceTimersByTime(1)
+    expect(stopped.count).toBe(1)
+    expect(await stage.next()).toEqual({ done: true, value: undefined })
+  })
+
+  it('keeps a stream whose reader goes on asking', async () => {
+    vi.useFakeTimers()
+    const { stage, stopped, reader } = watched()
+    await stage.next()
+    reader().waitedFor()
+    for (let read = 0; read < 5; read++) {
+      vi.advanceTimersByTime(400)
+      expect((await stage.next()).done).toBe(false)
+    }
+    expect(stopped.count).toBe(0)
+  })
+
+  it('never stops a stream nobody waits for, however slow its reader', async () => {
+    vi.useFakeTimers()
+    const { stage, stopped } = watched()
+    await stage.next()
+    vi.advanceTimersByTime(60_000)
+    expect(stopped.count).toBe(0)
+    expect((await stage.next()).done).toBe(false)
   })
 })
 
