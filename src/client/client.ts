@@ -24,7 +24,7 @@ import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } fro
 import { withToolAdvisor } from './client-advisors'
 import { callChain, chainMemo, outputShaper, type ChainMemo } from './call-chain'
 import { type Infer, parseEntity, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
-import { PartsIterator } from './parts-iterator'
+import { partsStream } from './parts-iterator'
 import { entityStream, type PartialEntityStream } from './partial-entity'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
@@ -269,7 +269,7 @@ export class StreamResponseSpec {
    * draws a tool card the moment the model starts the call.
    */
   parts(): AsyncIterable<StreamPart> {
-    return { [Symbol.asyncIterator]: () => new PartsIterator((extra) => this.#read((chunk) => chunk, extra)) }
+    return { [Symbol.asyncIterator]: () => partsStream((extra) => this.#read((chunk) => chunk, extra)) }
   }
 
   /**
