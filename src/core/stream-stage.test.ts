@@ -48,6 +48,21 @@ function pendingSource() {
   }
 }
 
+/** Microtask turns until `promise` settles. */
+async function turnsUntil(promise: Promise<unknown>): Promise<number> {
+  let settled = false
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  )
+  let turns = 0
+  while (!settled) {
+    await Promise.resolve()
+    turns++
+  }
+  return turns
+}
+
 describe('streamStage', () => {
   it('maps each chunk, and skips the chunks a layer turns into undefined', async () => {
     const stage = streamStage({
@@ -63,6 +78,22 @@ describe('streamStage', () => {
       chunk: (n: number) => (n === 20 ? undefined : `#${n}`),
     })
     expect(await readAll(stacked)).toEqual(['#10', '#30'])
+  })
+
+  it('hands a chunk through any number of stacked stages in as many microtask turns as through one', async () => {
+    const stack = (depth: number) => {
+      let stream: AsyncIterable<number> = deaf()
+      for (let i = 0; i < depth; i++) {
+        const below = stream
+        stream = streamStage({ open: () => below, chunk: (n: number) => n })
+      }
+      return stream[Symbol.asyncIterator]()
+    }
+    const one = stack(1)
+    const ten = stack(10)
+    await one.next()
+    await ten.next()
+    expect(await turnsUntil(ten.next())).toBe(await turnsUntil(one.next()))
   })
 
   it('reads on from the source a layer gives when one ends (the next round)', async () => {
