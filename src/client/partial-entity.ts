@@ -94,9 +94,12 @@ export function entityStream<T>(
   const reader = <V>(step: () => Promise<{ value: V } | undefined>): AsyncIterator<V> =>
     pushedStream<V>((feed) => ({
       async pull() {
-        const found = await step()
-        if (found) return feed.push(found.value)
-        if (!ended) return readChunk()
+        for (;;) {
+          const found = await step()
+          if (found) return feed.push(found.value)
+          if (ended) break
+          await readChunk()
+        }
         await stream.entity
         feed.end()
       },
