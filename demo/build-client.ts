@@ -73,12 +73,12 @@ class LoggingAdvisor extends BaseAdvisor {
     super()
   }
 
-  before(request: ChatClientRequest): ChatClientRequest {
+  async before(request: ChatClientRequest): Promise<ChatClientRequest> {
     this.log({ at: Date.now(), order: this.order, phase: 'request', messages: request.prompt.messages.length })
     return request
   }
 
-  after(response: ChatClientResponse): ChatClientResponse {
+  async after(response: ChatClientResponse): Promise<ChatClientResponse> {
     const finishReason = response.chatResponse?.results[0]?.metadata.finishReason ?? 'none'
     this.log({ at: Date.now(), order: this.order, phase: 'response', finishReason })
     return response

@@ -16,7 +16,7 @@ export {
   type StreamAdvisorChain,
 } from './core'
 export { AdvisorChain } from './core'
-export { streamOf, streamStage, type StageNext, type StreamLayer } from './core'
+export { streamOf, streamStage, type StageNext, type StreamLayer, type StreamReader } from './core'
 export { ChatClient, ChatClientBuilder, ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec } from './client'
 export { agentTool, type AgentToolOptions } from './client'
 export {

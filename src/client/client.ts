@@ -14,6 +14,8 @@ import {
   type ChatOptions,
   type ChatResponse,
   OUTPUT_SCHEMA_KEY,
+  READER_KEY,
+  type StreamReader,
   modelStreamAdvisor,
   type StreamPart,
   type ToolCallback,
@@ -22,7 +24,7 @@ import { StructuredOutputValidationAdvisor, type ToolCallingAdvisorBuilder } fro
 import { withToolAdvisor } from './client-advisors'
 import { callChain, chainMemo, outputShaper, type ChainMemo } from './call-chain'
 import { type Infer, parseEntity, resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema'
-import { PartsIterator } from './parts-iterator'
+import { partsStream } from './parts-iterator'
 import { entityStream, type PartialEntityStream } from './partial-entity'
 
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
@@ -267,7 +269,7 @@ export class StreamResponseSpec {
    * draws a tool card the moment the model starts the call.
    */
   parts(): AsyncIterable<StreamPart> {
-    return { [Symbol.asyncIterator]: () => new PartsIterator((extra) => this.#read((chunk) => chunk, extra)) }
+    return { [Symbol.asyncIterator]: () => partsStream((extra) => this.#read((chunk) => chunk, extra)) }
   }
 
   /**
@@ -283,9 +285,10 @@ export class StreamResponseSpec {
 
   #read<T>(pick: (chunk: ChatClientResponse) => T | undefined, extra: AnyAdvisor[] = []): AsyncIterable<T> {
     const spec = extra.length > 0 ? { ...this.#spec, advisors: [...this.#spec.advisors, ...extra] } : this.#spec
-    const open = (signal: AbortSignal) => {
+    const open = (signal: AbortSignal, reader: StreamReader) => {
       const chain = AdvisorChain.of([...advisorsOf(spec), modelStreamAdvisor(spec.model, outputShaper)])
-      return chain.nextStream({ ...toRequest(spec), signal })
+      const request = toRequest(spec)
+      return chain.nextStream({ ...request, context: { ...request.context, [READER_KEY]: reader }, signal })
     }
     return guardedStream(open, spec.signal, pick)
   }

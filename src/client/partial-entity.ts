@@ -1,6 +1,7 @@
 import {
   abortError,
   LOWEST_PRECEDENCE,
+  pushedStream,
   type AnyAdvisor,
   type ChatClientRequest,
   type ChatClientResponse,
@@ -32,13 +33,13 @@ export function entityStream<T>(
 ): PartialEntityStream<T> {
   type Item = T extends readonly (infer E)[] ? E : never
   let source: AsyncIterator<ChatClientResponse> | undefined
-  let waiting: Array<() => void> = []
   // The answer's JSON: the current model call's text, its number, its complete array items.
   const json = answerJson(schema, partialStrings)
   let newCall = true
   let ended = false
   let failure: { error: unknown } | undefined
   let entity: Promise<T> | undefined
+  let reading: Promise<void> | undefined
 
   // Innermost in the chain, so it sees every model call start: the answer's text starts over there.
   const callStarts = {
@@ -59,72 +60,51 @@ export function entityStream<T>(
     if (delta) json.add(delta)
   }
 
-  // One reaction per chunk (as content() has): it takes the chunk and wakes every reader waiting for one.
   const took = (step: IteratorResult<ChatClientResponse>) => {
+    reading = undefined
     if (step.done) ended = true
     else take(step.value)
-    wake()
   }
   const failed = (error: unknown) => {
+    reading = undefined
     ended = true
     failure = { error }
-    wake()
   }
-  const read = () => {
+
+  /** Takes the next chunk into the answer's JSON: every reader that asks meanwhile shares the one read. */
+  const readChunk = (): Promise<void> => {
     source ??= open([callStarts])[Symbol.asyncIterator]()
-    source.next().then(took, failed)
-  }
-  const wake = () => {
-    // One reader is the common case: its callback may wait again at once, so the list is emptied first.
-    if (waiting.length === 1) return waiting.pop()!()
-    const woken = waiting
-    waiting = []
-    for (const then of woken) then()
+    return (reading ??= source.next().then(took, failed))
   }
 
-  /** Reads one chunk (one read at a time, shared by every reader), then calls `then`; at once at the end. */
-  const pull = (then: () => void) => {
-    if (ended) return then()
-    if (waiting.push(then) === 1) read()
+  const settle = async (): Promise<T> => {
+    while (!ended) await readChunk()
+    if (failure) throw failure.error
+    return json.entity()
   }
 
-  const settle = () =>
-    new Promise<void>((resolve) => {
-      const loop = () => (ended ? resolve() : pull(loop))
-      loop()
-    }).then(() => {
-      if (failure) throw failure.error
-      return json.entity()
-    })
-
-  const stop = async (): Promise<IteratorResult<never>> => {
-    if (!entity && !ended) {
-      ended = true
-      failure = { error: abortError() }
-      await source?.return?.()
-    }
-    return { done: true, value: undefined }
+  const stop = async (): Promise<void> => {
+    if (entity || ended) return
+    ended = true
+    failure = { error: abortError() }
+    await source?.return?.()
   }
 
-  // A reader: `next` gives what `step` finds, pulling chunks until it finds one; at the end, the entity's error if any.
-  const reader = <V>(step: () => { value: V } | undefined | Promise<{ value: V } | undefined>): AsyncIterator<V> => ({
-    next: () =>
-      new Promise((resolve, reject) => {
-        const after = (found: { value: V } | undefined) => {
-          if (found) resolve({ done: false, value: found.value })
-          else if (ended) stream.entity.then(() => resolve({ done: true, value: undefined }), reject)
-          else pull(loop)
+  // A reader: each value `step` finds, reading chunks until it finds one; at the end, the entity's error if any.
+  const reader = <V>(step: () => Promise<{ value: V } | undefined>): AsyncIterator<V> =>
+    pushedStream<V>((feed) => ({
+      async pull() {
+        for (;;) {
+          const found = await step()
+          if (found) return feed.push(found.value)
+          if (ended) break
+          await readChunk()
         }
-        // A step never throws: the partial values' only reads the parser, the elements' is async.
-        const loop = () => {
-          const found = step()
-          if (found instanceof Promise) found.then(after, reject)
-          else after(found)
-        }
-        loop()
-      }),
-    return: stop,
-  })
+        await stream.entity
+        feed.end()
+      },
+      stop,
+    }))
 
   const stream: PartialEntityStream<T> = {
     get entity() {
@@ -135,7 +115,7 @@ export function entityStream<T>(
       let seenCall = 0
       let version = -1
       let shown = 0
-      return reader(() => {
+      return reader(async () => {
         if (newCall) return undefined
         // A value shares what did not change with the last one, but a changed array is copied: while
         // the copies pass 2 items a character read (a wide array), a new value waits for more text, or

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyAdvisor, ChainEvent, ChainEventListener, ChatClientResponse } from '../core'
-import { PartsIterator } from './parts-iterator'
+import { partsStream } from './parts-iterator'
 
-describe('PartsIterator', () => {
+describe('partsStream', () => {
   it('hands on an event reported while the source is being read, before the source answers', async () => {
     let answer: (() => void) | undefined
     // A source whose read starts a tool at once (a round's tools run in the tick the round ends)
@@ -20,7 +20,7 @@ describe('PartsIterator', () => {
         },
       }),
     })
-    const parts = new PartsIterator(open)
+    const parts = partsStream(open)
     expect(await parts.next()).toEqual({
       done: false,
       value: { type: 'tool-start', round: 1, id: 'c1', name: 'lookup' },

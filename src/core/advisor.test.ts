@@ -9,11 +9,11 @@ class Counting extends BaseAdvisor {
   readonly order = 0
   befores = 0
   afters = 0
-  before(request: ChatClientRequest): ChatClientRequest {
+  async before(request: ChatClientRequest): Promise<ChatClientRequest> {
     this.befores++
     return { ...request, context: { ...request.context, seen: true } }
   }
-  after(response: ChatClientResponse): ChatClientResponse {
+  async after(response: ChatClientResponse): Promise<ChatClientResponse> {
     this.afters++
     return markedAfter(response)
   }

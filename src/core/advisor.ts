@@ -54,8 +54,6 @@ export function isStreamAdvisor(advisor: Advisor): advisor is StreamAdvisor {
   return typeof (advisor as Partial<StreamAdvisor>).adviseStream === 'function'
 }
 
-type MaybePromise<T> = T | Promise<T>
-
 /**
  * An advisor written as two plain steps: `before` changes the request on the way in, `after` the
  * response on the way out. On a stream, as in Spring AI, `before` runs once and `after` runs on the
@@ -65,15 +63,12 @@ export abstract class BaseAdvisor implements CallAdvisor, StreamAdvisor {
   abstract readonly name: string
   abstract readonly order: number
 
-  abstract before(
-    request: ChatClientRequest,
-    chain: CallAdvisorChain | StreamAdvisorChain,
-  ): MaybePromise<ChatClientRequest>
+  abstract before(request: ChatClientRequest, chain: CallAdvisorChain | StreamAdvisorChain): Promise<ChatClientRequest>
 
   abstract after(
     response: ChatClientResponse,
     chain: CallAdvisorChain | StreamAdvisorChain,
-  ): MaybePromise<ChatClientResponse>
+  ): Promise<ChatClientResponse>
 
   async adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     const advised = await this.before(request, chain)

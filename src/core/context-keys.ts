@@ -4,6 +4,7 @@
 import type { JsonSchema } from './json-schema'
 import type { AssistantMessage, Message } from './messages'
 import type { ChatResponseAggregator } from './stream'
+import type { StreamReader } from './stream-stage'
 
 declare const valueType: unique symbol
 
@@ -92,3 +93,6 @@ export const AGENT_CALL_KEY = key<AgentCall>('advisor-chain.agent-call')
 export function startRoundOver(context: Readonly<Record<string, unknown>>): void {
   contextValue(context, ROUND_ANSWER_KEY)?.clear()
 }
+
+/** The reader of the caller's stream, on a streamed call: a turn holding a conversation tells it when another turn waits. */
+export const READER_KEY = key<StreamReader>('advisor-chain.reader')

@@ -1,4 +1,4 @@
-import { abortError, callerGaveSignal, signalLineage, type CallerStream } from '../core'
+import { abortError, callerGaveSignal, signalLineage, type StreamReader } from '../core'
 import { CrossTabTurns } from './cross-tab-turns'
 
 /** What a memory advisor does with a turn that asks for a conversation another turn holds. */
@@ -20,8 +20,8 @@ export interface TurnHolder {
   readonly stopping: boolean
   /** Stops it, for a turn that asks with whenBusy('interrupt'). */
   interrupt(reason: Error): void
-  /** Its caller's stream, when it streams: a reader that left is stopped for the turn that waits. */
-  readonly stream: CallerStream | undefined
+  /** The reader of its caller's stream, when it streams: told when a turn waits, so that a reader that left gives the turn back. */
+  readonly reader: StreamReader | undefined
 }
 
 /**
@@ -75,16 +75,6 @@ function fromElsewhere(asker: TurnHolder): boolean {
  */
 const SELF_WAIT_MS = 10_000
 
-/** How often a waiting turn looks whether the stream it waits for is still read. */
-const READER_CHECK_MS = 500
-
-/** What the last look at a holder's stream saw. */
-interface ReaderLook {
-  stream: CallerStream
-  asked: number
-  at: number
-}
-
 /**
  * Runs tasks one after another per conversation id, so two writers never interleave their reads
  * and writes of one conversation (tasks of different conversations still run side by side). With
@@ -94,14 +84,15 @@ interface ReaderLook {
 export class ConversationQueue {
   readonly #tails = new Map<string, Promise<unknown>>()
   readonly #holders = new Map<string, TurnHolder>()
-  readonly #looks = new Map<string, ReaderLook>()
+  /** Turns waiting, per conversation: the holder's reader is told of them. */
+  readonly #waiting = new Map<string, number>()
   readonly #crossTab: CrossTabTurns | undefined
 
   constructor(sharedStorageName?: string) {
     this.#crossTab =
       sharedStorageName === undefined
         ? undefined
-        : new CrossTabTurns(sharedStorageName, (id) => this.#checkReader(id), READER_CHECK_MS)
+        : new CrossTabTurns(sharedStorageName, (id) => this.#holders.get(id)?.reader?.waitedFor())
   }
 
   run<T>(conversationId: string, task: () => Promise<T>): Promise<T> {
@@ -126,10 +117,10 @@ export class ConversationQueue {
    * holder and waits for its stop to settle ('interrupt'); a holder already stopped is only waited
    * for. A turn that carries no sign of where it comes from (no signal a caller gave), asking while
    * the holder runs tools, waits too, but fails when the holder has run them for SELF_WAIT_MS with
-   * none ending: it may be one of them, waiting for itself. No wait is without a bound: a
-   * holder whose caller's stream is no longer read (nothing asked between two looks half a second
-   * apart, while a turn waits here or in another tab) is stopped; an abort while waiting rejects
-   * with an AbortError, and the turn, when it comes, is given back at once.
+   * none ending: it may be one of them, waiting for itself. No wait is without a bound: the holder's
+   * reader is told that a turn waits (here or in another tab), and a reader that left stops its
+   * stream (see StreamReader); an abort while waiting rejects with an AbortError, and the turn,
+   * when it comes, is given back at once.
    */
   acquire(
     conversationId: string,
@@ -151,11 +142,10 @@ export class ConversationQueue {
           ),
         )
     }
+    this.#waitFor(conversationId, 1)
     return new Promise((granted, refused) => {
-      const check = setInterval(() => this.#checkReader(conversationId), READER_CHECK_MS)
       let gaveUp = false
       const stopWaiting = () => {
-        clearInterval(check)
         clearTimeout(selfWait)
         signal?.removeEventListener('abort', onAbort)
       }
@@ -179,15 +169,16 @@ export class ConversationQueue {
         conversationId,
         () =>
           new Promise<void>((release) => {
+            this.#waitFor(conversationId, -1)
             stopWaiting()
             if (gaveUp || signal?.aborted) return release()
             const acrossTabs = this.#crossTab?.acquire(conversationId, signal) ?? Promise.resolve(() => {})
             acrossTabs.then(
               (releaseAcrossTabs) => {
                 this.#holders.set(conversationId, holder)
+                if (this.#waiting.has(conversationId)) holder.reader?.waitedFor()
                 granted(() => {
                   if (this.#holders.get(conversationId) === holder) this.#holders.delete(conversationId)
-                  this.#looks.delete(conversationId)
                   releaseAcrossTabs()
                   release()
                 })
@@ -202,15 +193,11 @@ export class ConversationQueue {
     })
   }
 
-  /** Stops the holder's stream when its reader asked for nothing since a look at least half a second ago. */
-  #checkReader(conversationId: string): void {
-    const stream = this.#holders.get(conversationId)?.stream
-    if (!stream) return
-    const now = Date.now()
-    const look = this.#looks.get(conversationId)
-    // Looks from here and from other tabs come in at once: only one every half second counts.
-    if (look?.stream === stream && now - look.at < READER_CHECK_MS * 0.8) return
-    if (look?.stream === stream && !stream.waiting && stream.asked === look.asked) return stream.stop()
-    this.#looks.set(conversationId, { stream, asked: stream.asked, at: now })
+  /** Counts the turns that wait for the conversation; the holder's reader hears of them. */
+  #waitFor(conversationId: string, turns: number): void {
+    const waiting = (this.#waiting.get(conversationId) ?? 0) + turns
+    if (waiting > 0) this.#waiting.set(conversationId, waiting)
+    else this.#waiting.delete(conversationId)
+    if (turns > 0) this.#holders.get(conversationId)?.reader?.waitedFor()
   }
 }

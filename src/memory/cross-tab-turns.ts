@@ -1,14 +1,15 @@
-/** A waiting tab's message to the tab that holds a conversation's turn. */
-interface WaitingNotice {
-  waitingFor: string
+/** A waiting tab's message to the tab that holds a conversation's turn, and the holder's when it takes one. */
+interface TurnNotice {
+  waitingFor?: string
+  held?: string
 }
 
 /**
  * Turns on the conversations of storage that every tab of the origin shares (an IndexedDB
  * database), one at a time across tabs: a Web Lock per conversation, held as long as the turn. A
- * tab that waits says so every `noticeMs` on a BroadcastChannel, and the holding tab runs
- * `onWaiter` (its "has the reader left?" check). Without Web Locks (an insecure http: page, an old
- * browser, a server) turns are serialized within the page only.
+ * tab that waits says so on a BroadcastChannel (again when a tab says it took the turn), and the
+ * holding tab runs `onWaiter` (it tells its reader, see StreamReader). Without Web Locks (an
+ * insecure http: page, an old browser, a server) turns are serialized within the page only.
  */
 export class CrossTabTurns {
   readonly #held = new Set<string>()
@@ -17,7 +18,6 @@ export class CrossTabTurns {
   constructor(
     readonly storageName: string,
     private readonly onWaiter: (conversationId: string) => void,
-    private readonly noticeMs: number,
   ) {}
 
   /** Whether this browser can hold turns across tabs. */
@@ -55,13 +55,16 @@ export class CrossTabTurns {
 
   async #wait(name: string, conversationId: string, signal: AbortSignal | undefined): Promise<() => void> {
     const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(this.#channelName)
-    const notice = () => channel?.postMessage({ waitingFor: conversationId } satisfies WaitingNotice)
+    const notice = () => channel?.postMessage({ waitingFor: conversationId } satisfies TurnNotice)
+    // A tab that took the turn as this one asked had no channel open yet to hear it.
+    if (channel)
+      channel.onmessage = (event: MessageEvent<TurnNotice>) => {
+        if (event.data?.held === conversationId) notice()
+      }
     notice()
-    const noticing = setInterval(notice, this.noticeMs)
     try {
       return (await this.#request(name, signal ? { signal } : {}))!
     } finally {
-      clearInterval(noticing)
       channel?.close()
     }
   }
@@ -69,12 +72,15 @@ export class CrossTabTurns {
   // The channel is open only while this tab holds a turn: an open one would keep the page out of the back/forward cache.
   #hold(conversationId: string): void {
     this.#held.add(conversationId)
-    if (this.#channel || typeof BroadcastChannel === 'undefined') return
-    this.#channel = new BroadcastChannel(this.#channelName)
-    this.#channel.onmessage = (event: MessageEvent<WaitingNotice>) => {
-      const waitingFor = event.data?.waitingFor
-      if (typeof waitingFor === 'string' && this.#held.has(waitingFor)) this.onWaiter(waitingFor)
+    if (typeof BroadcastChannel === 'undefined') return
+    if (!this.#channel) {
+      this.#channel = new BroadcastChannel(this.#channelName)
+      this.#channel.onmessage = (event: MessageEvent<TurnNotice>) => {
+        const waitingFor = event.data?.waitingFor
+        if (typeof waitingFor === 'string' && this.#held.has(waitingFor)) this.onWaiter(waitingFor)
+      }
     }
+    this.#channel.postMessage({ held: conversationId } satisfies TurnNotice)
   }
 
   #letGo(conversationId: string): void {

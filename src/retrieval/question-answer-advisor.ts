@@ -127,7 +127,7 @@ the user that you can't answer the question.
   }
 
   /** As Spring AI does: the documents found also ride on the answer's metadata (on a stream, its finishing chunk). */
-  after(response: ChatClientResponse): ChatClientResponse {
+  async after(response: ChatClientResponse): Promise<ChatClientResponse> {
     const documents = response.context[QuestionAnswerAdvisor.RETRIEVED_DOCUMENTS]
     const chatResponse = response.chatResponse
     if (documents === undefined || !chatResponse) return response

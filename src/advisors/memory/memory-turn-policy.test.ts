@@ -150,6 +150,70 @@ describe('a conversation after a stream its reader left', () => {
   }
 })
 
+/** Whether `promise` settled by now, after every microtask and timer due has run. */
+async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  )
+  await vi.advanceTimersByTimeAsync(0)
+  return settled
+}
+
+describe('a turn waiting behind a stream', () => {
+  afterEach(() => vi.useRealTimers())
+
+  for (const placement of PLACEMENTS) {
+    it(`starts as soon as the stream's reader calls return(), with no abort and no time passing (memory ${placement} the loop)`, async () => {
+      vi.useFakeTimers()
+      const memory = memoryOf()
+      const model = new ScriptedChatModel([{ chunks: words(50) }, 'second answer'])
+      const client = clientOf(model, memory, placement)
+      const first = client.prompt('first').stream().content()[Symbol.asyncIterator]()
+      await first.next()
+      const second = client.prompt('second').call().content()
+      expect(await settledYet(second)).toBe(false)
+      await first.return!()
+      expect(await settledYet(second)).toBe(true)
+      expect(await second).toBe('second answer')
+    })
+
+    it(`starts as soon as the reader of .parts() calls return() while a tool runs (memory ${placement} the loop)`, async () => {
+      vi.useFakeTimers()
+      const memory = memoryOf()
+      const { tool, running } = heldTool()
+      const model = new ScriptedChatModel([{ toolCalls: [{ id: 'c1', name: 'slow' }] }, 'second answer'])
+      const client = clientOf(model, memory, placement, tool)
+      const parts = client.prompt('first').signal(new AbortController().signal).stream().parts()
+      const reader = parts[Symbol.asyncIterator]()
+      for (let part = await reader.next(); !part.done && part.value.type !== 'tool-start'; part = await reader.next());
+      await running
+      const second = client.prompt('second').signal(new AbortController().signal).call().content()
+      expect(await settledYet(second)).toBe(false)
+      await reader.return!()
+      expect(await settledYet(second)).toBe(true)
+      expect(await second).toBe('second answer')
+      expectNoOrphans(await memory.get(ChatMemory.DEFAULT_CONVERSATION_ID))
+    })
+
+    it(`starts half a second after it began waiting when the stream's reader dropped the iterator (memory ${placement} the loop)`, async () => {
+      vi.useFakeTimers()
+      const memory = memoryOf()
+      const model = new ScriptedChatModel([{ chunks: words(50) }, 'second answer'])
+      const client = clientOf(model, memory, placement)
+      const dropped = client.prompt('first').stream().content()[Symbol.asyncIterator]()
+      await dropped.next()
+      const second = client.prompt('second').call().content()
+      await vi.advanceTimersByTimeAsync(499)
+      expect(await settledYet(second)).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await settledYet(second)).toBe(true)
+      expect(await second).toBe('second answer')
+    })
+  }
+})
+
 describe('a call on a conversation from inside one of its tools that passes nothing on', () => {
   // It cannot be told from a turn from elsewhere: it waits, and fails once the running turn still
   // runs its tools 10 s later (it would wait for itself for ever).

@@ -1,12 +1,12 @@
 import {
   AGENT_CALL_KEY,
   abortError,
-  callerStream,
   contextValue,
   followingSignal,
   internalSignal,
   type ChainEvent,
   type ChatClientRequest,
+  READER_KEY,
   ROUND_KEY,
   RUN_ID_KEY,
 } from '../../core'
@@ -90,7 +90,7 @@ export class TurnQueue {
         return advised.signal?.aborted === true
       },
       interrupt: (reason) => interrupter.abort(reason),
-      stream: callerStream(request.signal),
+      reader: contextValue(request.context, READER_KEY),
     }
     // In this page, then across tabs when the memory's storage is shared with them.
     const endTurn = await turnsOf(this.store).acquire(id, request.signal, holder, this.whenBusy)
