@@ -307,6 +307,7 @@ export {
   type SummaryClient,
   type SummaryRequestSpec,
   type TokenCountEstimator,
+  type TokenCounter,
 } from './session'
 export { SessionMemoryAdvisor, SessionMemoryAdvisorBuilder, type SessionMemoryAdvisorOptions } from './advisors'
 export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './trace'
