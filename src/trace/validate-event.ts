@@ -338,6 +338,22 @@ export const bodies = {
     /** The local answer had streamed chunks: the round started over. */
     restarted: optional(bool),
   },
+  /** A session's view compacted (SessionMemoryAdvisor): what left it, what replaced it, the tokens, the trigger that fired. */
+  compaction: {
+    sessionId: str,
+    trigger: str,
+    strategy: str,
+    covered: count,
+    preserved: count,
+    /** Each message that left the view, oldest first: its role and an excerpt. */
+    left: list(object({ role: oneOf('system', 'user', 'assistant', 'tool'), text: str })),
+    /** The summary that took their place ('' for a plain window). */
+    summary: str,
+    tokensSaved: count,
+    /** The view's estimated tokens before and after. */
+    tokensBefore: optional(count),
+    tokensAfter: optional(count),
+  },
   error: { error: errorInfo, aborted: bool },
   /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */
   note: { message: str, data: optional(jsonObject), level: optional(oneOf('warning')) },

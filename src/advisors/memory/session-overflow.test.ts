@@ -116,9 +116,7 @@ describe('SessionMemoryAdvisor and the model window', () => {
     )
     for (let n = 0; n < 30; n++) await client.prompt(question(n)).call().content()
     expect(refused).toEqual([])
-    expect(
-      notes.filter((event) => event.type === 'note' && /session compacted/.test(event.message)).length,
-    ).toBeGreaterThan(3)
+    expect(notes.filter((event) => event.type === 'compaction').length).toBeGreaterThan(3)
   })
 
   it("compacts on the model's own count (countTokens) when its tokenizer is far from the estimate", async () => {
@@ -149,11 +147,7 @@ describe('SessionMemoryAdvisor and the model window', () => {
     )
     for (let n = 0; n < 12; n++) await client.prompt(question(n)).call().content()
     expect(refused).toEqual([])
-    const triggers = notes.flatMap((event) =>
-      event.type === 'note' && event.data?.['compaction']
-        ? [(event.data['compaction'] as { trigger: string }).trigger]
-        : [],
-    )
+    const triggers = notes.flatMap((event) => (event.type === 'compaction' ? [event.trigger] : []))
     // The trigger fired on the count after the turns, before any prompt had to be fitted to the window.
     expect(triggers.length).toBeGreaterThan(1)
     expect(triggers.every((trigger) => trigger === 'context-window')).toBe(true)

@@ -1,4 +1,5 @@
 import {
+  COMPACTION_EXCERPT_LENGTH,
   RUN_ID_KEY,
   ROUND_KEY,
   emitChainEvent,
@@ -19,6 +20,7 @@ import {
   SessionError,
   isContextOverflow,
   sessionEvent,
+  textOfMessage,
   type CompactionResult,
   type CompactionStrategy,
   type CompactionTrigger,
@@ -327,21 +329,23 @@ export class SessionTurn {
   }
 
   #noteCompaction(result: CompactionResult, trigger: string): void {
-    this.#note(
-      `session compacted: ${result.coveredEvents.length} events left the view (${result.strategy ?? 'strategy'}, ${trigger})`,
-      {
-        compaction: {
-          trigger,
-          strategy: result.strategy,
-          covered: result.coveredEvents.length,
-          preserved: result.preservedEvents.length,
-          summary: result.summary.map((message) => ('text' in message ? message.text : '')).join('\n'),
-          tokensSaved: result.tokensEstimatedSaved,
-          ...(result.tokensBefore === undefined ? {} : { tokensBefore: result.tokensBefore }),
-          ...(result.tokensAfter === undefined ? {} : { tokensAfter: result.tokensAfter }),
-        },
-      },
-    )
+    const event: ChainEvent = {
+      type: 'compaction',
+      sessionId: this.#settings.sessionId,
+      trigger,
+      strategy: result.strategy ?? 'strategy',
+      covered: result.coveredEvents.length,
+      preserved: result.preservedEvents.length,
+      left: result.coveredEvents.map(({ message }) => ({
+        role: message.role,
+        text: textOfMessage(message).trim().slice(0, COMPACTION_EXCERPT_LENGTH),
+      })),
+      summary: result.summary.map((message) => ('text' in message ? message.text : '')).join('\n'),
+      tokensSaved: result.tokensEstimatedSaved,
+      ...(result.tokensBefore === undefined ? {} : { tokensBefore: result.tokensBefore }),
+      ...(result.tokensAfter === undefined ? {} : { tokensAfter: result.tokensAfter }),
+    }
+    emitChainEvent(this.#advisors, event, this.#request.context, this.#settings.name)
   }
 
   #note(message: string, data: Record<string, unknown>, level?: 'warning'): void {

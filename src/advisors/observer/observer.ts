@@ -209,6 +209,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.note(numberIn(context[ROUND_KEY]), event, source)
       case 'escalation':
         return run.escalation(numberIn(context[ROUND_KEY]), event, source)
+      case 'compaction':
+        return run.compaction(numberIn(context[ROUND_KEY]), event, source)
       case 'retrieval':
         // Outside the loop the documents go into the first round's request: that round used them.
         return run.emit(numberIn(context[ROUND_KEY]) || 1, run.redactor.data(event) as TraceEventBody, source)

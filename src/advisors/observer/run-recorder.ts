@@ -16,6 +16,7 @@ import {
   AGENT_CALL_KEY,
   type AgentCall,
   type Escalation,
+  type Compaction,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -239,6 +240,25 @@ export class RunRecorder {
     }
     if (escalation.detail !== undefined) body.detail = this.redactor.text(escalation.detail)
     if (escalation.restarted !== undefined) body.restarted = escalation.restarted
+    this.emit(round, body, advisor)
+  }
+
+  /** A session's view compacted; what left the view and the summary are masked. */
+  compaction(round: number, compaction: Compaction, advisor: string): void {
+    const { sessionId, trigger, strategy, covered, preserved, left, summary, tokensSaved } = compaction
+    const body: TraceEventBody = {
+      type: 'compaction',
+      sessionId,
+      trigger,
+      strategy,
+      covered,
+      preserved,
+      left: left.map(({ role, text }) => ({ role, text: this.redactor.text(text) })),
+      summary: this.redactor.text(summary),
+      tokensSaved,
+    }
+    if (compaction.tokensBefore !== undefined) body.tokensBefore = compaction.tokensBefore
+    if (compaction.tokensAfter !== undefined) body.tokensAfter = compaction.tokensAfter
     this.emit(round, body, advisor)
   }
 

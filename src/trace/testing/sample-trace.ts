@@ -56,6 +56,22 @@ export const SAMPLE_BODIES: { [T in TraceEventType]: Body<T> } = {
     detail: "the arguments of tool call 'local_time' are not JSON",
     restarted: true,
   },
+  compaction: {
+    type: 'compaction',
+    sessionId: 'session-1',
+    trigger: 'context-window',
+    strategy: 'recursive-summarization',
+    covered: 2,
+    preserved: 2,
+    left: [
+      { role: 'user', text: 'When does the shop open?' },
+      { role: 'assistant', text: 'At nine.' },
+    ],
+    summary: 'The user asked when the shop opens: at nine.',
+    tokensSaved: 12,
+    tokensBefore: 40,
+    tokensAfter: 28,
+  },
   retrieval: {
     type: 'retrieval',
     query: 'When does the shop open?',
