@@ -139,6 +139,7 @@ export {
   newId,
   type ChainEvent,
   type ChainEventListener,
+  type Compaction,
   type Retrieval,
   type RunAdvisor,
   type ToolExecutionEnd,
