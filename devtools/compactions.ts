@@ -11,14 +11,44 @@ export interface CompactionRow {
   summary: string
 }
 
-/** The run's compactions, in order (an older trace's compaction notes are read as compactions too). */
+/**
+ * The run's compactions, in order; a trace recorded before compactions had their own event holds
+ * them as notes whose data has `compaction` (a malformed one is left out).
+ */
 export function compactionsOf(run: RunView): CompactionRow[] {
-  return run.compactions.map(({ covered, strategy, trigger, tokensSaved, tokensBefore, tokensAfter, summary }) => ({
-    covered,
-    strategy,
-    trigger,
-    tokensSaved,
-    tokens: tokensBefore !== undefined && tokensAfter !== undefined ? [tokensBefore, tokensAfter] : undefined,
-    summary,
-  }))
+  const rows = run.compactions.map(
+    ({ covered, strategy, trigger, tokensSaved, tokensBefore, tokensAfter, summary }) => ({
+      covered,
+      strategy,
+      trigger,
+      tokensSaved,
+      tokens:
+        tokensBefore !== undefined && tokensAfter !== undefined
+          ? ([tokensBefore, tokensAfter] as [number, number])
+          : undefined,
+      summary,
+    }),
+  )
+  return [...rows, ...[...run.rounds.flatMap((round) => round.notes), ...run.notes].flatMap(fromNote)]
+}
+
+function fromNote(note: RunView['notes'][number]): CompactionRow[] {
+  const compaction = note.data?.['compaction']
+  if (compaction === null || typeof compaction !== 'object' || Array.isArray(compaction)) return []
+  const { covered, strategy, trigger, tokensSaved, tokensBefore, tokensAfter, summary } = compaction as Record<
+    string,
+    unknown
+  >
+  if (typeof covered !== 'number') return []
+  return [
+    {
+      covered,
+      strategy: typeof strategy === 'string' ? strategy : 'strategy',
+      trigger: typeof trigger === 'string' ? trigger : 'trigger',
+      tokensSaved: typeof tokensSaved === 'number' ? tokensSaved : 0,
+      tokens:
+        typeof tokensBefore === 'number' && typeof tokensAfter === 'number' ? [tokensBefore, tokensAfter] : undefined,
+      summary: typeof summary === 'string' ? summary : '',
+    },
+  ]
 }

@@ -1,5 +1,5 @@
 import type { Advisor } from './advisor'
-import type { Message, ToolCall } from './messages'
+import type { ToolCall } from './messages'
 import type { ToolSource } from './tool'
 import { thrownMessage } from './thrown'
 
@@ -114,8 +114,8 @@ export interface Compaction {
   /** Events that left the view, and those kept. */
   covered: number
   preserved: number
-  /** The messages that left the view, oldest first: role and an excerpt of each (COMPACTION_EXCERPT_LENGTH). */
-  left: Array<{ role: Message['role']; text: string }>
+  /** The messages that left the view, oldest first, each as `role: excerpt` (COMPACTION_EXCERPT_LENGTH characters at most). */
+  left: string[]
   /** The summary that took their place ('' for a plain window). */
   summary: string
   tokensSaved: number

@@ -1,6 +1,5 @@
 import { addUsage, type ErrorInfo, type ToolSource, type Usage } from '../core'
 import type { TraceEvent, TraceEventOf, TracedAdvisor } from './events'
-import { compactionOfNote } from './legacy-compaction'
 
 // The runs of a trace, grouped for display: run → rounds → spans. Built incrementally, one event at
 // a time and in any order (concurrent runs interleave; a file may come shuffled), so a live run
@@ -107,7 +106,10 @@ export interface RunView {
   evaluations: TraceEventOf<'evaluation'>[]
   /** Events of the run as a whole (round 0): notes, errors, retries outside the loop. */
   notes: TraceEventOf<'note'>[]
-  /** The session compactions of the run (SessionMemoryAdvisor), in order, from any round; older traces' compaction notes included. */
+  /**
+   * The session compactions of the run (SessionMemoryAdvisor), in order, from any round. Traces
+   * recorded before this event type hold them as notes whose data has `compaction`.
+   */
   compactions: TraceEventOf<'compaction'>[]
   errors: TraceEventOf<'error'>[]
   retries: TraceEventOf<'retry'>[]
@@ -422,14 +424,10 @@ function apply(state: RunState, event: TraceEvent): void {
         state.labelRound = RETRIEVED
       }
       return
-    case 'note': {
-      // A trace from before compactions had their own event recorded them as notes.
-      const compaction = compactionOfNote(event)
-      if (compaction) run.compactions.push(compaction)
-      else if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)
+    case 'note':
+      if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)
       else run.notes.push(event)
       return
-    }
     case 'compaction':
       run.compactions.push(event)
       return

@@ -336,10 +336,9 @@ export class SessionTurn {
       strategy: result.strategy ?? 'strategy',
       covered: result.coveredEvents.length,
       preserved: result.preservedEvents.length,
-      left: result.coveredEvents.map(({ message }) => ({
-        role: message.role,
-        text: textOfMessage(message).trim().slice(0, COMPACTION_EXCERPT_LENGTH),
-      })),
+      left: result.coveredEvents.map(({ message }) =>
+        `${message.role}: ${textOfMessage(message).trim()}`.slice(0, COMPACTION_EXCERPT_LENGTH),
+      ),
       summary: result.summary.map((message) => ('text' in message ? message.text : '')).join('\n'),
       tokensSaved: result.tokensEstimatedSaved,
       ...(result.tokensBefore === undefined ? {} : { tokensBefore: result.tokensBefore }),

@@ -207,12 +207,12 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         return run.evaluation(event, source)
       case 'note':
         return run.note(numberIn(context[ROUND_KEY]), event, source)
+      // Plain data, masked whole: an escalation (the detail quotes the local model's error or answer), a
+      // session compaction (what left the view, the summary), documents looked up.
       case 'escalation':
-        return run.escalation(numberIn(context[ROUND_KEY]), event, source)
       case 'compaction':
-        return run.compaction(numberIn(context[ROUND_KEY]), event, source)
       case 'retrieval':
-        // Outside the loop the documents go into the first round's request: that round used them.
+        // Outside the loop they belong to the first round: documents go into its request.
         return run.emit(numberIn(context[ROUND_KEY]) || 1, run.redactor.data(event) as TraceEventBody, source)
     }
   }

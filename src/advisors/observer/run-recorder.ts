@@ -15,8 +15,6 @@ import {
   forkOriginOf,
   AGENT_CALL_KEY,
   type AgentCall,
-  type Escalation,
-  type Compaction,
 } from '../../core'
 import {
   TRACE_VERSION,
@@ -227,38 +225,6 @@ export class RunRecorder {
     const body: TraceEventBody = { type: 'note', message: this.redactor.text(note.message) }
     if (note.data) body.data = this.redactor.data(note.data) as Record<string, unknown>
     if (note.level) body.level = note.level
-    this.emit(round, body, advisor)
-  }
-
-  /** A round that went to the fallback model; the detail quotes the local model's error or answer, masked. */
-  escalation(round: number, escalation: Escalation, advisor: string): void {
-    const body: TraceEventBody = {
-      type: 'escalation',
-      from: this.redactor.text(escalation.from),
-      to: this.redactor.text(escalation.to),
-      reason: escalation.reason,
-    }
-    if (escalation.detail !== undefined) body.detail = this.redactor.text(escalation.detail)
-    if (escalation.restarted !== undefined) body.restarted = escalation.restarted
-    this.emit(round, body, advisor)
-  }
-
-  /** A session's view compacted; what left the view and the summary are masked. */
-  compaction(round: number, compaction: Compaction, advisor: string): void {
-    const { sessionId, trigger, strategy, covered, preserved, left, summary, tokensSaved } = compaction
-    const body: TraceEventBody = {
-      type: 'compaction',
-      sessionId,
-      trigger,
-      strategy,
-      covered,
-      preserved,
-      left: left.map(({ role, text }) => ({ role, text: this.redactor.text(text) })),
-      summary: this.redactor.text(summary),
-      tokensSaved,
-    }
-    if (compaction.tokensBefore !== undefined) body.tokensBefore = compaction.tokensBefore
-    if (compaction.tokensAfter !== undefined) body.tokensAfter = compaction.tokensAfter
     this.emit(round, body, advisor)
   }
 

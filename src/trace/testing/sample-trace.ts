@@ -63,10 +63,7 @@ export const SAMPLE_BODIES: { [T in TraceEventType]: Body<T> } = {
     strategy: 'recursive-summarization',
     covered: 2,
     preserved: 2,
-    left: [
-      { role: 'user', text: 'When does the shop open?' },
-      { role: 'assistant', text: 'At nine.' },
-    ],
+    left: ['user: When does the shop open?', 'assistant: At nine.'],
     summary: 'The user asked when the shop opens: at nine.',
     tokensSaved: 12,
     tokensBefore: 40,
