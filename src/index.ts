@@ -139,6 +139,7 @@ export {
   newId,
   type ChainEvent,
   type ChainEventListener,
+  type Compaction,
   type Retrieval,
   type RunAdvisor,
   type ToolExecutionEnd,
@@ -307,6 +308,7 @@ export {
   type SummaryClient,
   type SummaryRequestSpec,
   type TokenCountEstimator,
+  type TokenCounter,
 } from './session'
 export { SessionMemoryAdvisor, SessionMemoryAdvisorBuilder, type SessionMemoryAdvisorOptions } from './advisors'
 export { CASSETTE_FORMAT, cassetteFromTrace, type Cassette, type Interaction } from './trace'

@@ -87,6 +87,7 @@ export type ChainEvent =
     }
   | { type: 'note'; advisor: string; message: string; data?: Record<string, unknown>; level?: 'warning' }
   | ({ type: 'retrieval' } & Retrieval)
+  | ({ type: 'compaction' } & Compaction)
 
 /** Why a round left the client's model for the fallback (EscalationAdvisor). */
 export type EscalationReason = 'unavailable' | 'context-full' | 'invalid-output' | 'error' | 'slow' | 'rejected'
@@ -103,6 +104,28 @@ export interface Escalation {
   /** Chunks of the local answer had been streamed: the round starts over. */
   restarted?: boolean
 }
+
+/** A session's view compacted (SessionMemoryAdvisor): what left it, what replaced it, and why. */
+export interface Compaction {
+  sessionId: string
+  /** The trigger that fired ('context-window', 'turn-count', ...), or why the view had to fit ('fit-to-window'). */
+  trigger: string
+  strategy: string
+  /** Events that left the view, and those kept. */
+  covered: number
+  preserved: number
+  /** The messages that left the view, oldest first, each as `role: excerpt` (COMPACTION_EXCERPT_LENGTH characters at most). */
+  left: string[]
+  /** The summary that took their place ('' for a plain window). */
+  summary: string
+  tokensSaved: number
+  /** The view's estimated tokens before and after. */
+  tokensBefore?: number
+  tokensAfter?: number
+}
+
+/** How much of each message that left a session's view a trace keeps. */
+export const COMPACTION_EXCERPT_LENGTH = 200
 
 /** An advisor of a run's chain, and where it sits: before the tool loop, the loop itself, or inside it (every round). */
 export interface RunAdvisor {

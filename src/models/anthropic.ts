@@ -15,6 +15,8 @@ export interface AnthropicChatModelOptions {
   maxTokens?: number
   headers?: Record<string, string>
   fetch?: typeof fetch
+  /** The model's context window in tokens, which the API does not say: sessions compact to fit it (`ContextWindowTrigger`). */
+  contextWindow?: number
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01'
@@ -33,6 +35,11 @@ export class AnthropicChatModel implements ChatModel {
     this.#options = options
     this.#url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`
     this.#context = { provider: this.provider, label: 'Anthropic', model: options.model }
+  }
+
+  /** The window given in the options. */
+  get contextWindow(): number | undefined {
+    return this.#options.contextWindow
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {

@@ -17,6 +17,8 @@ export interface OpenAIResponsesChatModelOptions {
   fetch?: typeof fetch
   /** Options under every prompt's own. */
   defaultOptions?: ChatOptions
+  /** The model's context window in tokens, which the API does not say: sessions compact to fit it (`ContextWindowTrigger`). */
+  contextWindow?: number
 }
 
 /**
@@ -38,6 +40,11 @@ export class OpenAIResponsesChatModel implements ChatModel {
     this.#url = `${baseURL}/responses`
     this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model }
     registerModelSecrets(options)
+  }
+
+  /** The window given in the options. */
+  get contextWindow(): number | undefined {
+    return this.#options.contextWindow
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {

@@ -20,6 +20,8 @@ export interface OpenAIChatModelOptions {
   defaultOptions?: ChatOptions
   /** Whether `responseFormat: json_schema` is honoured by the server (default true). */
   nativeStructuredOutput?: boolean
+  /** The model's context window in tokens, which the API does not say: sessions compact to fit it (`ContextWindowTrigger`). */
+  contextWindow?: number
 }
 
 /** A model behind the OpenAI Chat Completions API or any server that imitates it. */
@@ -38,6 +40,11 @@ export class OpenAIChatModel implements ChatModel {
     this.#url = `${baseURL}/chat/completions`
     this.supportsNativeStructuredOutput = options.nativeStructuredOutput ?? true
     this.#context = { provider: this.provider, label: labelOf(baseURL), model: options.model }
+  }
+
+  /** The window given in the options. */
+  get contextWindow(): number | undefined {
+    return this.#options.contextWindow
   }
 
   async call(prompt: Prompt, signal?: AbortSignal): Promise<ChatResponse> {

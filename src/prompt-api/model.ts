@@ -147,24 +147,51 @@ export class PromptApiChatModel implements ChatModel {
     return aggregateStream(this.stream(prompt, signal))
   }
 
+  /**
+   * The tokens the browser's model would hold for this prompt: what the conversation's session
+   * already holds (`contextUsage`) plus `measureContextUsage()` of what the prompt adds (the
+   * response constraint included), against `contextWindow`. A conversation without a session yet is
+   * measured on a session started with its system prompt only, then dropped.
+   */
+  async countTokens(prompt: Prompt, signal?: AbortSignal): Promise<number> {
+    throwIfAborted(signal)
+    const { turns, constraint } = await this.#request(prompt)
+    const options: LanguageModelPromptOptions = {
+      ...(constraint ? { responseConstraint: constraint } : {}),
+      ...(signal ? { signal } : {}),
+    }
+    try {
+      const held = this.#sessions.peek(turns)
+      if (held) return await this.#measure(held.session, held.input, options)
+      const system = turns[0]?.role === 'system' ? [turns[0]] : []
+      let session: LanguageModelSession
+      try {
+        session = await this.#api.create({
+          ...this.#core,
+          ...(system.length > 0 ? { initialPrompts: system.map(message) } : {}),
+          ...(signal ? { signal } : {}),
+        })
+      } catch (error) {
+        // A system prompt over the window: the QuotaExceededError says how many tokens it needs.
+        const { requested } = (error ?? {}) as { requested?: unknown }
+        if (error instanceof Error && error.name === 'QuotaExceededError' && typeof requested === 'number')
+          return requested
+        throw error
+      }
+      try {
+        return await this.#measure(session, turns.slice(system.length), options)
+      } finally {
+        session.destroy()
+      }
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal)
+      throw promptApiError(error)
+    }
+  }
+
   async *stream(prompt: Prompt, signal?: AbortSignal): AsyncGenerator<ChatResponse, void, undefined> {
     throwIfAborted(signal)
-    const messages = await withAttachments(prompt.messages, TEXT_ONLY, {
-      provider: this.provider,
-      label: 'Prompt API',
-      model: this.model,
-    })
-    const { tools, callRequired } = offeredTools(prompt.options)
-    const format = prompt.options.responseFormat
-    const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
-    const turns =
-      tools.length > 0 ? constrainedTurns(messages, tools, textOfUserMessage) : plainTurns(messages, textOfUserMessage)
-    const constraint =
-      tools.length > 0
-        ? replySchema(tools, answerSchema, { callRequired })
-        : answerSchema
-          ? withoutDraft(answerSchema)
-          : undefined
+    const { turns, tools, constraint } = await this.#request(prompt)
     const salt = `${this.provider}:${this.#turn++}`
 
     let acquired: { session: LanguageModelSession; input: TextTurn[] }
@@ -181,7 +208,7 @@ export class PromptApiChatModel implements ChatModel {
     }
     const promptInput = input.map(message)
     let kept = false
-    const answer = tools.length > 0 ? new AnswerStreamer() : undefined
+    const answer = tools > 0 ? new AnswerStreamer() : undefined
     let raw = ''
     let reader: ReadableStreamDefaultReader<string> | undefined
     try {
@@ -228,6 +255,44 @@ export class PromptApiChatModel implements ChatModel {
         session.destroy()
       }
     }
+  }
+
+  /** The turns a prompt becomes (tool instructions included), the number of tools, and the response constraint. */
+  async #request(prompt: Prompt): Promise<{ turns: TextTurn[]; tools: number; constraint: object | undefined }> {
+    const messages = await withAttachments(prompt.messages, TEXT_ONLY, {
+      provider: this.provider,
+      label: 'Prompt API',
+      model: this.model,
+    })
+    const { tools, callRequired } = offeredTools(prompt.options)
+    const format = prompt.options.responseFormat
+    const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
+    const turns =
+      tools.length > 0 ? constrainedTurns(messages, tools, textOfUserMessage) : plainTurns(messages, textOfUserMessage)
+    const constraint =
+      tools.length > 0
+        ? replySchema(tools, answerSchema, { callRequired })
+        : answerSchema
+          ? withoutDraft(answerSchema)
+          : undefined
+    return { turns, tools: tools.length, constraint }
+  }
+
+  /** What `session` holds plus what `input` adds; the window is learnt on the way. */
+  async #measure(
+    session: LanguageModelSession,
+    input: readonly TextTurn[],
+    options: LanguageModelPromptOptions,
+  ): Promise<number> {
+    this.#contextWindow = session.contextWindow ?? session.inputQuota ?? this.#contextWindow
+    const held = usedContext(session) ?? 0
+    const added = await measured(session, input.map(message), options)
+    if (added === undefined)
+      throw promptApiFailure(
+        'unsupported',
+        "This browser's LanguageModel cannot measure a prompt (it has neither measureContextUsage nor measureInputUsage)",
+      )
+    return held + added
   }
 
   /** Ends every conversation's session and frees the browser's resources. */

@@ -178,6 +178,69 @@ describe('PromptApiChatModel', () => {
     expect(used.destroyed).toBe(true)
   })
 
+  it("counts a new conversation's tokens on a session of its system prompt, then drops it, learning the window", async () => {
+    const languageModel = fakeLanguageModel({ availability: 'available', reply: echo, contextWindow: 3000 })
+    const model = new PromptApiChatModel({ languageModel })
+    expect(model.contextWindow).toBeUndefined()
+    // The fake charges 2 tokens a turn plus one per four characters: 'Be brief.' 2 + 3, 'hello there' 2 + 3.
+    expect(await model.countTokens(ask('hello there', {}, [{ role: 'system', text: 'Be brief.' }]))).toBe(10)
+    expect(model.contextWindow).toBe(3000)
+    expect(languageModel.prompts).toEqual([])
+    expect(languageModel.sessions.every((session) => session.destroyed)).toBe(true)
+  })
+
+  it("counts a follow-up as its session's context plus the new turn: what the browser then holds before answering", async () => {
+    const languageModel = fakeLanguageModel({ availability: 'available', reply: echo })
+    const model = new PromptApiChatModel({ languageModel })
+    const first = await model.call(ask('one', {}, [{ role: 'system', text: 'Be brief.' }]))
+    const followUp = ask('two, and a longer question', {}, [
+      { role: 'system', text: 'Be brief.' },
+      { role: 'user', text: 'one' },
+      { role: 'assistant', text: first.results[0]!.output.text, toolCalls: [] },
+    ])
+    const counted = await model.countTokens(followUp)
+    const sessions = languageModel.sessions.length
+    const { metadata } = await model.call(followUp)
+    expect(languageModel.sessions).toHaveLength(sessions + 1) // only the clone a turn always keeps
+    expect(counted).toBe(Number(metadata['contextUsage']) - metadata.usage!.completionTokens)
+    expect(languageModel.prompts.map((input) => input.map(textOf))).toEqual([['one'], ['two, and a longer question']])
+  })
+
+  it('counts the tool strategy (its instructions and constraint), and prompts over the window as such', async () => {
+    const model = new PromptApiChatModel({
+      languageModel: fakeLanguageModel({ availability: 'available', reply: echo }),
+    })
+    const tool = defineTool({
+      name: 'clock',
+      description: 'The time',
+      inputSchema: { type: 'object' },
+      execute: () => 'noon',
+    })
+    const bare = await model.countTokens(ask('time?'))
+    expect(await model.countTokens(ask('time?', { tools: [tool] }))).toBeGreaterThan(bare + 20)
+    const tools = await model.countTokens(ask('time?', { tools: [tool] }))
+    const small = new PromptApiChatModel({
+      languageModel: fakeLanguageModel({ availability: 'available', reply: echo, contextWindow: 50 }),
+    })
+    expect(await small.countTokens(ask('x'.repeat(400)))).toBe(102)
+    // Its system prompt alone is over the window: the browser's refusal says by how much.
+    expect(await small.countTokens(ask('time?', { tools: [tool] }))).toBeGreaterThan(50)
+    expect(await small.countTokens(ask('time?', { tools: [tool] }))).toBeLessThan(tools)
+  })
+
+  it('counts with the older names (measureInputUsage, inputUsage, inputQuota) where only they exist', async () => {
+    const languageModel = fakeLanguageModel({ availability: 'available', reply: echo, usageNames: 'deprecated' })
+    const model = new PromptApiChatModel({ languageModel })
+    const first = await model.call(ask('one'))
+    const followUp = ask('two', {}, [
+      { role: 'user', text: 'one' },
+      { role: 'assistant', text: first.results[0]!.output.text, toolCalls: [] },
+    ])
+    expect(model.contextWindow).toBe(4096)
+    // The session holds 'one' (2 + 1) and the reply 'You said: one' (4); 'two' adds 2 + 1.
+    expect(await model.countTokens(followUp)).toBe(10)
+  })
+
   it('turns a QuotaExceededError into a ChatModelError with the numbers', async () => {
     const languageModel = fakeLanguageModel({ availability: 'available', reply: echo, contextWindow: 50 })
     const model = new PromptApiChatModel({ languageModel })

@@ -28,9 +28,7 @@ export class SessionPool {
     turns: readonly TextTurn[],
     signal?: AbortSignal,
   ): Promise<{ session: LanguageModelSession; input: TextTurn[] }> {
-    let best: Entry | undefined
-    for (const entry of this.#entries)
-      if (continues(turns, entry.turns)) if (!best || entry.turns.length > best.turns.length) best = entry
+    const best = this.#best(turns)
     let session: LanguageModelSession
     let known: TextTurn[]
     if (best) {
@@ -52,6 +50,12 @@ export class SessionPool {
     return { session, input: turns.slice(known.length) }
   }
 
+  /** The session that holds the longest known start of `turns`, and the turns still to send, leaving the pool as it is. */
+  peek(turns: readonly TextTurn[]): { session: LanguageModelSession; input: TextTurn[] } | undefined {
+    const best = this.#best(turns)
+    return best && { session: best.session, input: turns.slice(best.turns.length) }
+  }
+
   /** The session after a turn, with the conversation it now holds. */
   release(session: LanguageModelSession, turns: TextTurn[]): void {
     this.#keep(turns, session)
@@ -59,6 +63,13 @@ export class SessionPool {
 
   destroyAll(): void {
     for (const entry of this.#entries.splice(0)) entry.session.destroy()
+  }
+
+  #best(turns: readonly TextTurn[]): Entry | undefined {
+    let best: Entry | undefined
+    for (const entry of this.#entries)
+      if (continues(turns, entry.turns)) if (!best || entry.turns.length > best.turns.length) best = entry
+    return best
   }
 
   #keep(turns: TextTurn[], session: LanguageModelSession) {

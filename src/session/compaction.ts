@@ -16,8 +16,17 @@ export interface CompactionRequest {
   contextWindow?: number
   /** Tokens the next request adds to the view (its system prompt, tool definitions, new message). */
   reservedTokens?: number
+  /**
+   * The model's own count of the prompt these messages make with what the next request adds (its
+   * system prompt and tools), when the model counts (`ChatModel.countTokens`); preferred to the
+   * estimate plus `reservedTokens`.
+   */
+  countTokens?: TokenCounter
   signal?: AbortSignal
 }
+
+/** Counts the tokens of the prompt some messages would make, as the model itself does. */
+export type TokenCounter = (messages: readonly Message[]) => Promise<number>
 
 /** What a strategy decided: which real events leave the view (always whole turns from the oldest on). */
 export interface CompactionResult {

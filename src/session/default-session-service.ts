@@ -119,6 +119,7 @@ export class DefaultSessionService implements SessionService {
     }
     if (options.contextWindow !== undefined) request.contextWindow = options.contextWindow
     if (options.reservedTokens !== undefined) request.reservedTokens = options.reservedTokens
+    if (options.countTokens !== undefined) request.countTokens = options.countTokens
     if (options.signal !== undefined) request.signal = options.signal
     return request
   }

@@ -1,4 +1,10 @@
-import type { CompactionRequest, CompactionResult, CompactionStrategy, CompactionTrigger } from './compaction'
+import type {
+  CompactionRequest,
+  CompactionResult,
+  CompactionStrategy,
+  CompactionTrigger,
+  TokenCounter,
+} from './compaction'
 import type { EventFilter } from './event-filter'
 import type { CreateSessionRequest, Session, SessionEvent } from './session'
 import type { TokenCountEstimator } from './token-count-estimator'
@@ -8,6 +14,8 @@ export interface CompactionOptions {
   contextWindow?: number
   tokenCountEstimator?: TokenCountEstimator
   reservedTokens?: number
+  /** The model's own count of a prompt (see `CompactionRequest.countTokens`). */
+  countTokens?: TokenCounter
   signal?: AbortSignal
 }
 

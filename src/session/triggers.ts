@@ -59,7 +59,8 @@ export class TokenCountTriggerBuilder {
 
 /**
  * Fires when the view and what the next request adds reach `fraction` of the model's own window
- * (`ChatModel.contextWindow`), before the model refuses the prompt. Without a known window it never fires.
+ * (`ChatModel.contextWindow`), before the model refuses the prompt. The tokens are the model's own
+ * count when it counts (`ChatModel.countTokens`), else the estimate. Without a known window it never fires.
  */
 export class ContextWindowTrigger implements CompactionTrigger {
   readonly name = 'context-window'
@@ -82,7 +83,9 @@ export class ContextWindowTrigger implements CompactionTrigger {
   async shouldCompact(request: CompactionRequest): Promise<boolean> {
     const window = this.contextWindow ?? request.contextWindow
     if (window === undefined) return false
-    const tokens = (await estimateEvents(request.tokenCountEstimator, request.events)) + (request.reservedTokens ?? 0)
+    const tokens = request.countTokens
+      ? await request.countTokens(request.events.map((event) => event.message))
+      : (await estimateEvents(request.tokenCountEstimator, request.events)) + (request.reservedTokens ?? 0)
     return tokens >= this.limitFor(window)
   }
 }

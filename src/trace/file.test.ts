@@ -249,6 +249,7 @@ function isOptional(type: string, field: string): boolean {
     approval: ['decision', 'detail'],
     note: ['data'],
     retrieval: ['minScore'],
+    compaction: ['tokensBefore', 'tokensAfter'],
     escalation: ['detail', 'restarted'],
   }
   return optional[type]?.includes(field) ?? false

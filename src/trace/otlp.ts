@@ -104,7 +104,7 @@ function runSpans(run: RunView, toolSpans: ToolSpans): OtlpSpan[] {
   }
   if (parent) runSpan.parentSpanId = parent.spanId
   const spans = [runSpan]
-  addEvents(runSpan, [...run.retries, ...run.errors, ...run.notes, ...run.evaluations], clock)
+  addEvents(runSpan, [...run.retries, ...run.errors, ...run.notes, ...run.compactions, ...run.evaluations], clock)
   for (const round of run.rounds) {
     const roundSpan: OtlpSpan = {
       traceId,
@@ -222,6 +222,14 @@ function eventAttributes(event: TraceEvent): OtlpAttribute[] {
       return [attribute('error.type', event.error.name), attribute('message', event.error.message)]
     case 'note':
       return [attribute('message', event.message)]
+    case 'compaction':
+      return [
+        attribute('session.id', event.sessionId),
+        attribute('trigger', event.trigger),
+        attribute('strategy', event.strategy),
+        attribute('covered', event.covered),
+        attribute('tokens_saved', event.tokensSaved),
+      ]
     case 'retrieval':
       return [
         attribute('query', event.query),

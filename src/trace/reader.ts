@@ -106,6 +106,11 @@ export interface RunView {
   evaluations: TraceEventOf<'evaluation'>[]
   /** Events of the run as a whole (round 0): notes, errors, retries outside the loop. */
   notes: TraceEventOf<'note'>[]
+  /**
+   * The session compactions of the run (SessionMemoryAdvisor), in order, from any round. Traces
+   * recorded before this event type hold them as notes whose data has `compaction`.
+   */
+  compactions: TraceEventOf<'compaction'>[]
   errors: TraceEventOf<'error'>[]
   retries: TraceEventOf<'retry'>[]
   toolCalls: number
@@ -211,6 +216,7 @@ export class TraceReader {
           rounds: [],
           evaluations: [],
           notes: [],
+          compactions: [],
           errors: [],
           retries: [],
           toolCalls: 0,
@@ -421,6 +427,9 @@ function apply(state: RunState, event: TraceEvent): void {
     case 'note':
       if (event.round > 0) roundOf(run, event.round, event.t).notes.push(event)
       else run.notes.push(event)
+      return
+    case 'compaction':
+      run.compactions.push(event)
       return
     case 'escalation':
       roundOf(run, event.round, event.t).escalation = event

@@ -99,85 +99,55 @@ const usage = object({
 const errorInfo = object({ name: str, message: str, status: optional(num), code: optional(str) })
 const metadata = optional(jsonObject)
 
+/** Checks the fields of the variant `value[key]` names, among `variants`, with `key` first. */
+function variant<T>(key: string, variants: Record<string, Shape>): Check<T> {
+  return (value, path) => {
+    const name = (value as Record<string, unknown> | null)?.[key]
+    if (typeof name === 'string' && Object.hasOwn(variants, name))
+      return object({ [key]: oneOf(name), ...variants[name] })(value, path) as T
+    return oneOf(...Object.keys(variants))(name, `${path}.${key}`) as T
+  }
+}
+
+const attachment = { mediaType: optional(str), name: optional(str), size: optional(count) }
+const text = { text: str }
+
 /**
  * A part of a traced message. Attachments carry no bytes in a trace: `image`/`data` is a link to
  * show (an https URL, a small data URL, or a blob: URL valid in the page that recorded it) or ''.
  */
-const part =
-  (roles: 'user' | 'assistant'): Check<UserPart | AssistantPart> =>
-  (value, path) => {
-    const type = (value as { type?: unknown } | null)?.type
-    const attachment = { mediaType: optional(str), name: optional(str), size: optional(count) }
-    switch (type) {
-      case 'text':
-        return object({ type: oneOf('text'), text: str })(value, path)
-      case 'reasoning':
-        if (roles === 'assistant') return object({ type: oneOf('reasoning'), text: str })(value, path)
-        break
-      case 'tool-call':
-        if (roles === 'assistant')
-          return object({ type: oneOf('tool-call'), id: str, name: str, arguments: str })(value, path)
-        break
-      case 'image':
-        if (roles === 'user') return object({ type: oneOf('image'), image: str, ...attachment })(value, path)
-        break
-      case 'file':
-        if (roles === 'user') return object({ type: oneOf('file'), data: str, ...attachment })(value, path)
-        break
-    }
-    return fail(
-      `${path}.type`,
-      roles === 'user' ? 'one of "text", "image", "file"' : 'one of "text", "reasoning", "tool-call"',
-    )
-  }
+const userPart = variant<UserPart>('type', {
+  text,
+  image: { image: str, ...attachment },
+  file: { data: str, ...attachment },
+})
+const assistantPart = variant<AssistantPart>('type', {
+  text,
+  reasoning: text,
+  'tool-call': { id: str, name: str, arguments: str },
+})
 
-const message: Check<Message> = (value, path) => {
-  const role = (value as { role?: unknown } | null)?.role
-  switch (role) {
-    case 'system':
-      return object({ role: oneOf(role), text: str, metadata })(value, path)
-    case 'user':
-      return object({
-        role: oneOf(role),
-        text: str,
-        parts: optional(list(part('user') as Check<UserPart>)),
-        metadata,
-      })(value, path)
-    case 'assistant':
-      return object({
-        role: oneOf('assistant'),
-        text: str,
-        toolCalls: list(toolCall),
-        reasoning: optional(str),
-        parts: optional(list(part('assistant') as Check<AssistantPart>)),
-        metadata,
-      })(value, path)
-    case 'tool':
-      return object({
-        role: oneOf('tool'),
-        responses: list(object({ id: str, name: str, responseData: str })),
-        metadata,
-      })(value, path)
-    default:
-      return fail(`${path}.role`, 'one of "system", "user", "assistant", "tool"')
-  }
-}
+const message = variant<Message>('role', {
+  system: { text: str, metadata },
+  user: { text: str, parts: optional(list(userPart)), metadata },
+  assistant: {
+    text: str,
+    toolCalls: list(toolCall),
+    reasoning: optional(str),
+    parts: optional(list(assistantPart)),
+    metadata,
+  },
+  tool: { responses: list(object({ id: str, name: str, responseData: str })), metadata },
+})
 
 const toolChoice: Check<ToolChoice> = (value, path) =>
   typeof value === 'string' ? oneOf('auto', 'none', 'required')(value, path) : object({ name: str })(value, path)
 
-const responseFormat: Check<ResponseFormat> = (value, path) => {
-  const type = (value as { type?: unknown } | null)?.type
-  switch (type) {
-    case 'text':
-    case 'json_object':
-      return object({ type: oneOf(type) })(value, path)
-    case 'json_schema':
-      return object({ type: oneOf(type), schema: jsonObject, name: optional(str), strict: optional(bool) })(value, path)
-    default:
-      return fail(`${path}.type`, 'one of "text", "json_object", "json_schema"')
-  }
-}
+const responseFormat = variant<ResponseFormat>('type', {
+  text: {},
+  json_object: {},
+  json_schema: { schema: jsonObject, name: optional(str), strict: optional(bool) },
+})
 
 // Mirrors ChatOptions (tools as their definitions, the tool context as its keys), typed by it.
 const tracedOptions: Check<TracedOptions> = object({
@@ -257,7 +227,7 @@ export const bodies = {
     reasoning: optional(str),
     toolCalls: list(toolCall),
     /** Reasoning, text and tool calls in the order the model produced them, when not simply that order. */
-    parts: optional(list(part('assistant') as Check<AssistantPart>)),
+    parts: optional(list(assistantPart)),
     finishReason: optional(str),
     usage: optional(usage),
     model: optional(str),
@@ -337,6 +307,22 @@ export const bodies = {
     detail: optional(str),
     /** The local answer had streamed chunks: the round started over. */
     restarted: optional(bool),
+  },
+  /** A session's view compacted (SessionMemoryAdvisor): what left it, what replaced it, the tokens, the trigger that fired. */
+  compaction: {
+    sessionId: str,
+    trigger: str,
+    strategy: str,
+    covered: count,
+    preserved: count,
+    /** Each message that left the view, oldest first, as `role: excerpt`. */
+    left: list(str),
+    /** The summary that took their place ('' for a plain window). */
+    summary: str,
+    tokensSaved: count,
+    /** The view's estimated tokens before and after. */
+    tokensBefore: optional(count),
+    tokensAfter: optional(count),
   },
   error: { error: errorInfo, aborted: bool },
   /** `level: 'warning'` when an advisor had to repair something (memory dropped an orphan tool call). */

@@ -8,7 +8,7 @@ import {
   type Prompt,
   type ToolCall,
 } from '../core'
-import { AnswerStreamer, parseReply } from '../models'
+import { AnswerStreamer, ChatModelError, parseReply } from '../models'
 import { ChunkFeed } from './chunk-feed'
 import type { WllamaEngine } from './engine'
 import { wllamaError, wllamaFailure } from './errors'
@@ -18,6 +18,8 @@ import { toWllamaRequest } from './request'
 import { engineMetadata, textChunk } from './response'
 
 const DEFAULT_STALL_MS = 120_000
+/** llama.cpp's refusal of a prompt longer than its context, which names the prompt's tokens. */
+const OVER_WINDOW = /request \((\d+) tokens\) exceeds the available context/
 
 export interface WllamaChatModelOptions {
   /** The model's name in traces and errors. */
@@ -70,6 +72,37 @@ export class WllamaChatModel implements ChatModel {
     } catch {
       // Not loaded (or disposed): no window to tell.
       return undefined
+    }
+  }
+
+  /**
+   * The prompt's tokens as llama.cpp counts them, exactly: the request this model would send,
+   * rendered with the model file's chat template and tokenized with its own vocabulary, decoded for
+   * no answer tokens. The prompt lands in the engine's cache, so the call that follows reads it from there.
+   * A prompt longer than the window is counted all the same (from llama.cpp's refusal).
+   */
+  async countTokens(prompt: Prompt, signal?: AbortSignal): Promise<number> {
+    throwIfAborted(signal)
+    if (this.#disposed) throw wllamaFailure('disposed', this.model)
+    // The grammar does not change the prompt's tokens; leaving it out saves compiling it.
+    const { response_format: _grammar, ...params } = (await toWllamaRequest(prompt, this.model)).params
+    const request = new AbortController()
+    const counted = this.engine.createChatCompletion({
+      ...params,
+      max_tokens: 0,
+      stream: false,
+      abortSignal: request.signal,
+    })
+    try {
+      const response = await this.#guard(counted, signal, request, logOf(this.engine)?.mark())
+      return response.usage.prompt_tokens
+    } catch (error) {
+      const over =
+        error instanceof ChatModelError && error.code === 'context-full' ? OVER_WINDOW.exec(error.message) : null
+      if (over) return Number(over[1])
+      throw error
+    } finally {
+      request.abort()
     }
   }
 

@@ -119,6 +119,52 @@ describe('WllamaChatModel on the real engine', () => {
   })
 })
 
+describe('WllamaChatModel counts tokens with the model file itself', () => {
+  it("counts the chat template's rendering with the model's own vocabulary, as the call reads it", async () => {
+    // ChatML around the turn, one token per byte in this vocabulary: <|im_start|> "user\nHello"
+    // <|im_end|> "\n" <|im_start|> "assistant\n" is 1 + 10 + 1 + 1 + 1 + 10 tokens.
+    expect(await model.countTokens(prompt('Hello'))).toBe(24)
+    const conversation: Prompt = {
+      messages: [
+        { role: 'system', text: 'Answer briefly.' },
+        { role: 'user', text: 'Où est la gare ? 駅はどこですか' },
+        { role: 'assistant', text: 'Tout droit.', toolCalls: [] },
+        { role: 'user', text: 'Merci' },
+      ],
+      options: { seed: 7, maxTokens: 2 },
+    }
+    const counted = await model.countTokens(conversation)
+    const response = await model.call(conversation)
+    expect(counted).toBe(response.metadata.usage?.promptTokens)
+    expect(response.metadata.usage?.completionTokens).toBe(2)
+  })
+
+  it('counts the prompt the tool strategy sends (its instructions included), not the bare messages', async () => {
+    const tool = defineTool({
+      name: 'weather',
+      description: 'Weather in a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      execute: () => 'sunny',
+    })
+    const bare = await model.countTokens(prompt('Weather?'))
+    const withTools = await model.countTokens(prompt('Weather?', { tools: [tool], maxTokens: 300 }))
+    expect(withTools).toBeGreaterThan(bare + 50)
+  })
+
+  it("counts a prompt longer than the window from llama.cpp's refusal, and the engine stays usable", async () => {
+    const small = await WllamaChatModel.create({ model: tinyModel(), wasmUrl, contextLength: 256 })
+    try {
+      expect(small.contextWindow).toBe(256)
+      const long = prompt('x'.repeat(400))
+      expect(await small.countTokens(long)).toBe(400 + 19)
+      await expect(small.call(long)).rejects.toMatchObject({ code: 'context-full' })
+      expect(await small.countTokens(prompt('Hello'))).toBe(24)
+    } finally {
+      await small.dispose()
+    }
+  }, 30_000)
+})
+
 describe('WllamaChatModel from a URL', () => {
   it("downloads through the origin's storage, reporting progress, and runs", async () => {
     const progress: number[] = []

@@ -172,7 +172,7 @@ describe('SessionMemoryAdvisor', () => {
     ])
     await client.prompt('five').call().content()
     expect(texts(model.prompts.at(-1)!.messages)[1]).toBe('user:three')
-    expect(notes.some((event) => event.type === 'note' && /session compacted: 6 events/.test(event.message))).toBe(true)
+    expect(notes.some((event) => event.type === 'compaction' && event.covered === 6)).toBe(true)
     expect(await service.getEvents('s', EventFilter.all())).toHaveLength(6 + 4 + 1 + 2)
   })
 

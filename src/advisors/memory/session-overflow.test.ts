@@ -119,9 +119,55 @@ describe('SessionMemoryAdvisor and the model window', () => {
     )
     for (let n = 0; n < 30; n++) await client.prompt(question(n)).call().content()
     expect(refused).toEqual([])
-    expect(
-      notes.filter((event) => event.type === 'note' && /session compacted/.test(event.message)).length,
-    ).toBeGreaterThan(3)
+    expect(notes.filter((event) => event.type === 'compaction').length).toBeGreaterThan(3)
+  })
+
+  it("compacts on the model's own count (countTokens) when its tokenizer is far from the estimate", async () => {
+    // A byte-level vocabulary (like the tiny llama.cpp model's): a token a character, about four
+    // times what the estimator guesses for English.
+    const bytes = (prompt: Prompt) => prompt.messages.reduce((sum, m) => sum + 4 + JSON.stringify(m).length, 0)
+    const refused: number[] = []
+    const model = new ScriptedChatModel(
+      (prompt: Prompt, turn: number): ScriptStep => {
+        if (bytes(prompt) > 4096) {
+          refused.push(turn)
+          return { error: ENGINES['llama.cpp']!() }
+        }
+        return prompt.messages.at(-1)!.role === 'user'
+          ? { toolCalls: [{ name: 'lookup', arguments: { word: `w${turn}` } }] }
+          : { text: `The answer, turn ${turn}. `.repeat(6) }
+      },
+      { contextWindow: 4096 },
+    )
+    const counted: Prompt[] = []
+    const counting = Object.assign(model, {
+      countTokens: (prompt: Prompt) => (counted.push(prompt), Promise.resolve(bytes(prompt))),
+    })
+    const { client, notes } = clientOn(counting, (builder) =>
+      builder
+        .compactionTrigger(ContextWindowTrigger.builder().fraction(0.5).build())
+        .compactionStrategy(TokenCountCompactionStrategy.builder().maxTokens(300).build()),
+    )
+    for (let n = 0; n < 12; n++) await client.prompt(question(n)).call().content()
+    expect(refused).toEqual([])
+    const triggers = notes.flatMap((event) => (event.type === 'compaction' ? [event.trigger] : []))
+    // The trigger fired on the count after the turns, before any prompt had to be fitted to the window.
+    expect(triggers.length).toBeGreaterThan(1)
+    expect(triggers.every((trigger) => trigger === 'context-window')).toBe(true)
+    // The trigger's count is of the prompt the next request would send: its tools and the view.
+    expect(counted.some((prompt) => prompt.options.tools?.length === 1 && prompt.messages.length > 1)).toBe(true)
+  })
+
+  it('estimates, with a warning, when the model fails to count', async () => {
+    const model = Object.assign(new ScriptedChatModel(['one', 'two'], { contextWindow: 4096 }), {
+      countTokens: () => Promise.reject(new Error('the engine is busy')),
+    })
+    const { client, notes } = clientOn(model)
+    expect(await client.prompt('first').call().content()).toBe('one')
+    const warning = notes.find((event) => event.type === 'note' && event.level === 'warning')
+    expect(warning?.type === 'note' && warning.message).toMatch(
+      /could not count the prompt's tokens, so they are estimated \(the engine is busy\)/,
+    )
   })
 
   it("learns the model's tokenizer from a turn with tool rounds, whose usage sums every round", async () => {

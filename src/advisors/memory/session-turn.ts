@@ -1,4 +1,5 @@
 import {
+  COMPACTION_EXCERPT_LENGTH,
   RUN_ID_KEY,
   ROUND_KEY,
   emitChainEvent,
@@ -19,12 +20,14 @@ import {
   SessionError,
   isContextOverflow,
   sessionEvent,
+  textOfMessage,
   type CompactionResult,
   type CompactionStrategy,
   type CompactionTrigger,
   type SessionEvent,
   type SessionService,
   type TokenCountEstimator,
+  type TokenCounter,
 } from '../../session'
 import { ChatMemory, dropOrphans } from '../../memory'
 import { appendAll } from './append-all'
@@ -204,20 +207,54 @@ export class SessionTurn {
     return { ...this.#request, context, prompt: { ...this.#request.prompt, messages } }
   }
 
+  /**
+   * The prompt's tokens: the model's own count when it counts (which also corrects the estimator
+   * the strategies use), else the estimate (corrected later by the usage the answer reports).
+   */
   async #count(prompt: Prompt): Promise<number> {
     const tools = JSON.stringify((prompt.options.tools ?? []).map((tool) => tool.definition))
     const estimated =
       (await this.#settings.estimator.estimate(prompt.messages)) +
       (prompt.options.tools?.length ? Math.ceil(tools.length / 4) : 0)
-    if (this.#model?.countTokens) {
-      // The engine's exact count teaches the estimator too: the triggers and strategies estimate.
-      const counted = await this.#model.countTokens(prompt, this.#request.signal)
-      this.#settings.estimator.observe?.(estimated, counted)
-      this.#estimated = undefined
-      return counted
+    const counted = await this.#counted(prompt)
+    if (counted === undefined) {
+      this.#estimated = estimated
+      return estimated
     }
-    this.#estimated = estimated
-    return estimated
+    this.#estimated = undefined
+    this.#settings.estimator.observe?.(estimated, counted)
+    return counted
+  }
+
+  /** The model's own count, or undefined when it has none or it failed (then the estimate stands in). */
+  async #counted(prompt: Prompt): Promise<number | undefined> {
+    const model = this.#model
+    if (!model?.countTokens) return undefined
+    try {
+      return await model.countTokens(prompt, this.#request.signal)
+    } catch (error) {
+      if (this.#request.signal?.aborted) throw error
+      this.#note(
+        `the model could not count the prompt's tokens, so they are estimated (${error instanceof Error ? error.message : String(error)})`,
+        {},
+        'warning',
+      )
+      return undefined
+    }
+  }
+
+  /** Counts a prompt of the view's messages as the next request would send it (its system prompt and tools). */
+  #viewCounter(): TokenCounter | undefined {
+    if (!this.#model?.countTokens) return undefined
+    const { prompt } = this.#request
+    const system = prompt.messages.filter((message) => message.role === 'system')
+    return async (messages) => {
+      const all = [...system, ...messages]
+      const ordered = [...all.filter((m) => m.role === 'system'), ...all.filter((m) => m.role !== 'system')]
+      const count = await this.#counted({ ...prompt, messages: dropOrphans(ordered, false).messages })
+      if (count !== undefined) return count
+      return (await this.#settings.estimator.estimate(messages)) + (await this.#reserved())
+    }
   }
 
   /**
@@ -267,11 +304,13 @@ export class SessionTurn {
   async #compact(afterCut: boolean): Promise<void> {
     const { service, sessionId, trigger, strategy, estimator } = this.#settings
     const window = this.#model?.contextWindow
+    const counter = this.#viewCounter()
     try {
       if (trigger && strategy) {
         const result = await service.compact(sessionId, trigger, strategy, {
           tokenCountEstimator: estimator,
           reservedTokens: await this.#reserved(),
+          ...(counter === undefined ? {} : { countTokens: counter }),
           ...(window === undefined ? {} : { contextWindow: window }),
           ...(this.#request.signal ? { signal: this.#request.signal } : {}),
         })
@@ -305,21 +344,22 @@ export class SessionTurn {
   }
 
   #noteCompaction(result: CompactionResult, trigger: string): void {
-    this.#note(
-      `session compacted: ${result.coveredEvents.length} events left the view (${result.strategy ?? 'strategy'}, ${trigger})`,
-      {
-        compaction: {
-          trigger,
-          strategy: result.strategy,
-          covered: result.coveredEvents.length,
-          preserved: result.preservedEvents.length,
-          summary: result.summary.map((message) => ('text' in message ? message.text : '')).join('\n'),
-          tokensSaved: result.tokensEstimatedSaved,
-          ...(result.tokensBefore === undefined ? {} : { tokensBefore: result.tokensBefore }),
-          ...(result.tokensAfter === undefined ? {} : { tokensAfter: result.tokensAfter }),
-        },
-      },
-    )
+    const event: ChainEvent = {
+      type: 'compaction',
+      sessionId: this.#settings.sessionId,
+      trigger,
+      strategy: result.strategy ?? 'strategy',
+      covered: result.coveredEvents.length,
+      preserved: result.preservedEvents.length,
+      left: result.coveredEvents.map(({ message }) =>
+        `${message.role}: ${textOfMessage(message).trim()}`.slice(0, COMPACTION_EXCERPT_LENGTH),
+      ),
+      summary: result.summary.map((message) => ('text' in message ? message.text : '')).join('\n'),
+      tokensSaved: result.tokensEstimatedSaved,
+      ...(result.tokensBefore === undefined ? {} : { tokensBefore: result.tokensBefore }),
+      ...(result.tokensAfter === undefined ? {} : { tokensAfter: result.tokensAfter }),
+    }
+    emitChainEvent(this.#advisors, event, this.#request.context, this.#settings.name)
   }
 
   #note(message: string, data: Record<string, unknown>, level?: 'warning'): void {

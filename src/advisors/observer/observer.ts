@@ -182,7 +182,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const entry = this.#runs.get(runId) ?? this.#ended.get(runId)
     if (!entry) return
     const run = entry.recorder
-    // An advisor's report (validation, evaluation, escalation, note, retrieval) goes into the trace
+    // An advisor's report (validation, evaluation, escalation, compaction, note, retrieval) goes into the trace
     // as it came, every text in it masked.
     const round = numberIn(context[ROUND_KEY])
     switch (event.type) {
@@ -216,10 +216,10 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         const { advisor: _advisor, ...note } = event
         return run.emit(round, run.redactor.data(note) as TraceEventBody, source)
       }
+      // Outside the loop these belong to the first round: documents go into its request.
       case 'escalation':
-        return run.emit(round, run.redactor.data(event) as TraceEventBody, source)
+      case 'compaction':
       case 'retrieval':
-        // Outside the loop the documents go into the first round's request: that round used them.
         return run.emit(round || 1, run.redactor.data(event) as TraceEventBody, source)
     }
   }

@@ -2,7 +2,7 @@
 // and its algorithms as far as a page can observe them:
 // github.com/webmachinelearning/prompt-api, index.bs and README.md at commit
 // 2e27365ed877c3381126fcd0e10d5e0b8114c199 (2026-06-22). A web page (not an extension), so the
-// deprecated inputUsage / inputQuota / measureInputUsage members are absent. The "model" is a
+// deprecated inputUsage / inputQuota / measureInputUsage members are absent (unless asked for). The "model" is a
 // scripted reply function; tokens are counted as one per four characters. For tests only.
 import type {
   Availability,
@@ -27,6 +27,11 @@ export interface FakeBrowserModel {
   chunkSize?: number
   /** Whether the page has a user gesture, which create() needs to start a download (default true). */
   userActivation?: boolean
+  /**
+   * `'deprecated'`: sessions have only the older names (`inputUsage`, `inputQuota`,
+   * `measureInputUsage`), as in extension contexts and older Chrome (default `'current'`).
+   */
+  usageNames?: 'current' | 'deprecated'
 }
 
 export interface FakeLanguageModelApi extends LanguageModelStatic {
@@ -77,6 +82,15 @@ export function fakeLanguageModel(browser: FakeBrowserModel): FakeLanguageModelA
         this.#conversation = [...from.#conversation]
         this.#usage = from.#usage
       }
+      if (browser.usageNames === 'deprecated')
+        Object.defineProperties(this, {
+          contextUsage: { value: undefined },
+          contextWindow: { value: undefined },
+          measureContextUsage: { value: undefined },
+          inputUsage: { get: () => this.#usage },
+          inputQuota: { value: contextWindow },
+          measureInputUsage: { value: this.measureContextUsage.bind(this) },
+        })
       sessions.push(this)
     }
 
