@@ -49,6 +49,8 @@ describe('a session compaction in the devtools', () => {
       '2 events left the view · recursive-summarization (context-window) · ~40 → 28 tokens',
     )
     expect(row?.textContent).toContain('summary: The user asked when the shop opens: at nine.')
+    const left = [...row!.querySelectorAll('[data-testid="compaction-left"] li')].map((item) => item.textContent)
+    expect(left).toEqual(['user: When does the shop open?', 'assistant: At nine.'])
   })
 
   it("is drawn the same from an older trace's compaction note", async () => {

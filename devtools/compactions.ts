@@ -9,6 +9,8 @@ export interface CompactionRow {
   /** The view's estimated tokens before → after, when the event says. */
   tokens: [number, number] | undefined
   summary: string
+  /** What left the view, one masked excerpt a message ("user: …"); empty for the older note form. */
+  left: string[]
 }
 
 /**
@@ -17,7 +19,7 @@ export interface CompactionRow {
  */
 export function compactionsOf(run: RunView): CompactionRow[] {
   const rows = run.compactions.map(
-    ({ covered, strategy, trigger, tokensSaved, tokensBefore, tokensAfter, summary }) => ({
+    ({ covered, strategy, trigger, tokensSaved, tokensBefore, tokensAfter, summary, left }) => ({
       covered,
       strategy,
       trigger,
@@ -27,6 +29,7 @@ export function compactionsOf(run: RunView): CompactionRow[] {
           ? ([tokensBefore, tokensAfter] as [number, number])
           : undefined,
       summary,
+      left,
     }),
   )
   return [...rows, ...[...run.rounds.flatMap((round) => round.notes), ...run.notes].flatMap(fromNote)]
@@ -49,6 +52,7 @@ function fromNote(note: RunView['notes'][number]): CompactionRow[] {
       tokens:
         typeof tokensBefore === 'number' && typeof tokensAfter === 'number' ? [tokensBefore, tokensAfter] : undefined,
       summary: typeof summary === 'string' ? summary : '',
+      left: [],
     },
   ]
 }

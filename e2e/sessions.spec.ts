@@ -55,6 +55,8 @@ test('a long conversation on a session is compacted to the window; the chat keep
     .slice(1)
     .map(Number)
   expect(tokensAfter).toBeLessThan(tokensBefore!)
+  await row.getByText('what left the view').click()
+  await expect(row.getByTestId('compaction-left').locator('li').first()).toContainText(/^(user|assistant|tool): /)
 
   // The next turn sends the model only its view: the covered turns are not in the request.
   await send(page, question(turns + 1))

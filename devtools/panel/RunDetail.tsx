@@ -115,6 +115,16 @@ export const RunDetail = memo(function RunDetail({
                 : `~${compaction.tokensSaved} tokens saved`}
             </span>
             {compaction.summary && <span className="muted">summary: {compaction.summary}</span>}
+            {compaction.left.length > 0 && (
+              <details data-testid="compaction-left">
+                <summary>what left the view</summary>
+                <ul>
+                  {compaction.left.map((excerpt, at) => (
+                    <li key={at}>{excerpt}</li>
+                  ))}
+                </ul>
+              </details>
+            )}
           </div>
         ))}
         {(run.error || run.retries.length > 0) && (
