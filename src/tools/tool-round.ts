@@ -271,13 +271,24 @@ function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id
 
 /** The result of `executeToolCalls`; the history is built on first read: the tool loop appends `appended` to its own history instead. */
 export function withHistory(messages: readonly Message[], { appended, returnDirect }: ToolRound): ToolExecutionResult {
-  let history: Message[] | undefined
-  return {
-    get conversationHistory() {
-      return (history ??= [...messages, ...appended])
-    },
-    returnDirect,
-    appended,
+  return new RoundResult(messages, appended, returnDirect)
+}
+
+// A class: its getter is shared on the prototype, so each round makes one plain object.
+class RoundResult implements ToolExecutionResult {
+  readonly #messages: readonly Message[]
+  #history: Message[] | undefined
+
+  constructor(
+    messages: readonly Message[],
+    readonly appended: ToolRound['appended'],
+    readonly returnDirect: boolean,
+  ) {
+    this.#messages = messages
+  }
+
+  get conversationHistory(): Message[] {
+    return (this.#history ??= [...this.#messages, ...this.appended])
   }
 }
 

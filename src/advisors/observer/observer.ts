@@ -1,5 +1,6 @@
 import {
   HIGHEST_PRECEDENCE,
+  type Advisor,
   type CallAdvisor,
   type CallAdvisorChain,
   type ChatClientRequest,
@@ -110,9 +111,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     chain: CallAdvisorChain,
   ): Promise<ChatClientResponse> {
     const started = now()
-    if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.callAdvisors)
-    run.roundStart(round, this.name, started)
-    run.request(round, forwarded.prompt.messages, forwarded.prompt.options, started, providerOf(chain.callAdvisors))
+    this.#begin(run, round, forwarded, chain.callAdvisors, started)
     let next: Promise<ChatClientResponse>
     try {
       next = chain.nextCall(forwarded)
@@ -127,6 +126,19 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         throw error
       },
     )
+  }
+
+  /** A round starts: the request it sends, and the fallback model its answer is priced at. */
+  #begin(
+    run: RunRecorder,
+    round: number,
+    request: ChatClientRequest,
+    advisors: readonly Advisor[],
+    started: number,
+  ): void {
+    if (this.#pricing) run.fallbackModel ??= fallbackModelOf(advisors)
+    run.roundStart(round, this.name, started)
+    run.request(round, request.prompt.messages, request.prompt.options, started, providerOf(advisors))
   }
 
   #answered(
@@ -147,16 +159,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const perRound = placement !== 'outside-loop'
     const watch: StreamObservation = {
       begin: (started) => {
-        if (!perRound) return
-        if (this.#pricing) run.fallbackModel ??= fallbackModelOf(chain.streamAdvisors)
-        run.roundStart(round, this.name, started)
-        run.request(
-          round,
-          forwarded.prompt.messages,
-          forwarded.prompt.options,
-          started,
-          providerOf(chain.streamAdvisors),
-        )
+        if (perRound) this.#begin(run, round, forwarded, chain.streamAdvisors, started)
       },
       chunk: (index, chunk) => {
         if (perRound && this.#chunks) run.chunks.chunk(round, index, chunk)

@@ -185,10 +185,7 @@ export class RunRecorder {
     let usage = response?.metadata.usage
     if (!usage) {
       const output = response?.results[0]?.output
-      const completion =
-        (output?.text.length ?? 0) +
-        (output?.toolCalls ?? []).reduce((n, c) => n + c.arguments.length + c.name.length, 0)
-      usage = event.estimatedUsage = estimatedUsage(this.#promptCharacters, completion)
+      usage = event.estimatedUsage = estimatedUsage(this.#promptCharacters, output ? charactersOf([output]) : 0)
       event.costEstimated = true
     }
     const model = response?.metadata.model
