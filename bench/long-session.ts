@@ -114,7 +114,7 @@ export class MeteredModel implements ChatModel {
   }
 }
 
-/** Counts the compactions the session advisor reports (its notes), by what set them off. */
+/** Counts the compactions the session advisor reports (its `compaction` events), by what set them off. */
 export class CompactionCounter implements CallAdvisor, StreamAdvisor, ChainEventListener {
   readonly name = 'Compaction counter'
   readonly order = 0
@@ -125,12 +125,9 @@ export class CompactionCounter implements CallAdvisor, StreamAdvisor, ChainEvent
   adviseStream: StreamAdvisor['adviseStream'] = (request, chain) => chain.nextStream(request)
 
   onChainEvent(event: ChainEvent): void {
-    if (event.type !== 'note') return
-    const compaction = event.data?.['compaction'] as { trigger?: string } | undefined
-    if (!compaction) return
+    if (event.type !== 'compaction') return
     this.total++
-    const trigger = compaction.trigger ?? '?'
-    this.byTrigger[trigger] = (this.byTrigger[trigger] ?? 0) + 1
+    this.byTrigger[event.trigger] = (this.byTrigger[event.trigger] ?? 0) + 1
   }
 }
 
