@@ -5,6 +5,7 @@ import { ChatMemory, ConversationBusyError, InMemoryChatMemoryRepository, Messag
 import { ScriptedChatModel } from '../../models'
 import { defineTool } from '../../tools'
 import { MessageChatMemoryAdvisor } from '.'
+import { heldTool } from '../testing/held-tool'
 
 // A conversation is never locked for good: whichever way a reader leaves a stream, the next turn
 // goes on, and memory keeps no tool call without its response.
@@ -56,30 +57,6 @@ function within<T>(promise: Promise<T>, ms = 3000): Promise<T> {
 }
 
 const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i} `)
-
-/** A tool that runs until `release` is called, and says when it started. */
-function heldTool() {
-  let started!: () => void
-  const running = new Promise<void>((resolve) => (started = resolve))
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  const tool = defineTool({
-    name: 'slow',
-    description: 'Takes its time',
-    inputSchema: { type: 'object' },
-    execute: async (_args, context) => {
-      started()
-      await Promise.race([
-        released,
-        new Promise((_, reject) =>
-          context.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-        ),
-      ])
-      return 'done'
-    },
-  })
-  return { tool, running, release }
-}
 
 describe('a conversation after a stream its reader left', () => {
   for (const placement of PLACEMENTS) {

@@ -11,6 +11,7 @@ import {
 import { ScriptedChatModel } from '../../models'
 import { defineTool } from '../../tools'
 import { MessageChatMemoryAdvisor } from '.'
+import { heldTool } from '../testing/held-tool'
 
 // Turns that arrive together on one conversation: a turn from elsewhere waits (or, by choice, is
 // refused or stops the running one); a turn a tool of the running turn started fails at once.
@@ -55,30 +56,6 @@ function within<T>(promise: Promise<T>, ms = 3000): Promise<T> {
     promise,
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms)),
   ])
-}
-
-/** A tool that runs until `release` is called or its signal aborts, and says when it started. */
-function heldTool() {
-  let started!: () => void
-  const running = new Promise<void>((resolve) => (started = resolve))
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  const tool = defineTool({
-    name: 'slow',
-    description: 'Takes its time',
-    inputSchema: { type: 'object' },
-    execute: async (_args, context) => {
-      started()
-      await Promise.race([
-        released,
-        new Promise((_, reject) =>
-          context.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-        ),
-      ])
-      return 'done'
-    },
-  })
-  return { tool, running, release }
 }
 
 /** What memory holds, one word per message: a user's text, else its role. */

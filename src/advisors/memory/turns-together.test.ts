@@ -12,6 +12,7 @@ import { ScriptedChatModel, type ScriptStep } from '../../models'
 import { DefaultSessionService, InMemorySessionRepository } from '../../session'
 import { defineTool } from '../../tools'
 import { MessageChatMemoryAdvisor, SessionMemoryAdvisor } from '.'
+import { heldTool } from '../testing/held-tool'
 
 // Turns that arrive together on one conversation, for both memory advisors, called and streamed,
 // outside and inside the tool loop: a turn from elsewhere waits (or, by choice, is refused or
@@ -80,30 +81,6 @@ async function ask(client: ChatClient, text: string, mode: Mode, signal?: AbortS
   const spec = client.prompt(text)
   if (signal) spec.signal(signal)
   return mode === 'call' ? spec.call().content() : (await collect(spec.stream().content())).join('')
-}
-
-/** A tool that runs until `release` is called or its signal aborts, and says when it started. */
-function heldTool() {
-  let started!: () => void
-  const running = new Promise<void>((resolve) => (started = resolve))
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  const tool = defineTool({
-    name: 'slow',
-    description: 'Takes its time',
-    inputSchema: { type: 'object' },
-    execute: async (_args, context) => {
-      started()
-      await Promise.race([
-        released,
-        new Promise((_, reject) =>
-          context.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-        ),
-      ])
-      return 'done'
-    },
-  })
-  return { tool, running, release }
 }
 
 /** A tool that asks the same assistant, passing its context.signal or nothing; keeps what the inner call threw. */
