@@ -27,9 +27,10 @@ export interface StreamReader {
   /**
    * Another turn waits for what this stream holds. The reader's `return()` and its signal stop the
    * stream at once; a reader that from now on leaves a chunk unasked for half a second dropped the
-   * iterator, and the stream stops too.
+   * iterator, and the stream stops too. `waitedFor(false)`: no turn waits any more (the ones that
+   * did were given the conversation or gave up), so a slow reader is left alone again.
    */
-  waitedFor(): void
+  waitedFor(waiting?: boolean): void
 }
 
 /** How long a reader may leave a chunk unasked while another turn waits. */
@@ -196,7 +197,11 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     return this.#read()
   }
 
-  waitedFor(): void {
+  waitedFor(waiting = true): void {
+    if (!waiting) {
+      this.#waitedFor = false
+      return this.#readerAsked()
+    }
     if (this.#waitedFor || this.#finished) return
     this.#waitedFor = true
     if (this.#reads === 0) this.#watchIdle()

@@ -145,9 +145,13 @@ export class ConversationQueue {
     this.#waitFor(conversationId, 1)
     return new Promise((granted, refused) => {
       let gaveUp = false
+      let waiting = true
+      // Once, however the wait ends (its turn came, an abort, given up): the holder's reader no longer has a turn waiting for it.
       const stopWaiting = () => {
         clearTimeout(selfWait)
         signal?.removeEventListener('abort', onAbort)
+        if (waiting) this.#waitFor(conversationId, -1)
+        waiting = false
       }
       const onAbort = () => {
         stopWaiting()
@@ -169,7 +173,6 @@ export class ConversationQueue {
         conversationId,
         () =>
           new Promise<void>((release) => {
-            this.#waitFor(conversationId, -1)
             stopWaiting()
             if (gaveUp || signal?.aborted) return release()
             const acrossTabs = this.#crossTab?.acquire(conversationId, signal) ?? Promise.resolve(() => {})
@@ -198,6 +201,6 @@ export class ConversationQueue {
     const waiting = (this.#waiting.get(conversationId) ?? 0) + turns
     if (waiting > 0) this.#waiting.set(conversationId, waiting)
     else this.#waiting.delete(conversationId)
-    if (turns > 0) this.#holders.get(conversationId)?.reader?.waitedFor()
+    this.#holders.get(conversationId)?.reader?.waitedFor(waiting > 0)
   }
 }

@@ -174,6 +174,23 @@ describe('a turn waiting behind a stream', () => {
       expectNoOrphans(await memory.get(ChatMemory.DEFAULT_CONVERSATION_ID))
     })
 
+    it(`leaves a slow reader's stream alone once the turn that waited for it gave up (memory ${placement} the loop)`, async () => {
+      vi.useFakeTimers()
+      const memory = memoryOf()
+      const model = new ScriptedChatModel([{ chunks: words(5) }])
+      const client = clientOf(model, memory, placement)
+      const first = client.prompt('first').stream().content()[Symbol.asyncIterator]()
+      const read = [(await first.next()).value]
+      const waiter = new AbortController()
+      const second = client.prompt('second').signal(waiter.signal).call().content()
+      waiter.abort()
+      await expect(second).rejects.toThrow()
+      // The reader takes its time: no turn waits any more, so nothing stops its stream.
+      await vi.advanceTimersByTimeAsync(2_000)
+      for (let chunk = await first.next(); !chunk.done; chunk = await first.next()) read.push(chunk.value)
+      expect(read.join('')).toBe(words(5).join(''))
+    })
+
     it(`starts half a second after it began waiting when the stream's reader dropped the iterator (memory ${placement} the loop)`, async () => {
       vi.useFakeTimers()
       const memory = memoryOf()
