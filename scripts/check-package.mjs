@@ -10,7 +10,9 @@ import { root } from './entries.mjs'
 
 // 1.0 MB until the retrieval, wllama and prompt-api entries (issues 34 and 35) took it to 1.01 MB;
 // 1.1 MB until sessions, escalation, the chat object and the proxy's files (issues 39–44) took it to 1.24 MB.
-const MAX_UNPACKED_BYTES = 1_300_000
+// 1.3 MB until the second round of issues 40–44 (kept devtools runs, token counting, the compaction
+// event, the busy policy, the peers check; the README alone is 223 KB of it) took it to 1.304 MB.
+const MAX_UNPACKED_BYTES = 1_350_000
 // Outside dist/, only what npm always ships.
 const ALWAYS_SHIPPED = ['package.json', 'README.md', 'LICENSE']
 // Code of WebLLM itself (its TVM runtime, its engine class): the app brings its own copy.
