@@ -107,6 +107,8 @@ test('a finished run survives a reload, marked as restored, and Clear forgets it
   await expect.poll(() => keptRuns(page)).toBe(0)
   await page.reload()
   await expect(page.getByTestId('model-pill')).not.toHaveText('Choose a model')
+  // The chat comes back from memory (its answer is on the page before the next question goes).
+  await expect(page.getByTestId('message-assistant')).toHaveCount(1)
   // The next run is the only one: the kept run did not come back.
   await send(page, 'What is 2 + 2?')
   await waitForRun(page)

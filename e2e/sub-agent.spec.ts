@@ -48,6 +48,8 @@ test('a turn through the researcher sub-agent: nested in the chat and the devtoo
   const fork = rows.filter({ hasText: 'fork of' })
   await expect(fork).toHaveCount(1)
   await fork.click()
+  // A fork may open on its comparison with the original; its own timeline is a tab away.
+  await panel.getByRole('tab', { name: 'Timeline' }).click()
   await expect(panel.getByTestId('timeline-round')).toHaveCount(1, { timeout: 15_000 })
   await expect(panel.getByTestId('timeline-model')).toContainText('The page is', { timeout: 15_000 })
   await page.screenshot({ path: test.info().outputPath('sub-agent.png') })
