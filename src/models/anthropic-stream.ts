@@ -4,6 +4,7 @@ import { stoppedShort } from '../core'
 import { streamCut, type ErrorContext } from './errors'
 import { inBandError } from './http-error'
 import { serverSentEvents } from './sse'
+import { reasoningChunk } from './engine-reply'
 import { assembled, finishReasonOf, toUsage, type ThinkingBlock } from './anthropic-mapping'
 import {
   firstNonEmpty,
@@ -209,13 +210,6 @@ export class AnthropicStreamReader {
 /** A start's input as JSON text, or '' when it holds nothing (the usual `{}` that deltas fill in). */
 function startInput(input: unknown): string {
   return isWireObject(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : ''
-}
-
-function reasoningChunk(reasoning: string): ChatResponse {
-  return {
-    results: [{ output: { role: 'assistant', text: '', toolCalls: [], reasoning }, metadata: {} }],
-    metadata: {},
-  }
 }
 
 function definedOnly(usage: WireObject): WireObject {

@@ -8,15 +8,16 @@ import {
   type ChatResponseMetadata,
   type JsonSchema,
   type Prompt,
-  type ToolCall,
 } from '../core'
 import {
   AnswerStreamer,
   constrainedTurns,
+  constrainedEnd,
+  finishChunk,
   offeredTools,
-  parseReply,
   plainTurns,
   replySchema,
+  textChunk,
   textOfUserMessage,
   withAttachments,
   textOnly,
@@ -222,29 +223,14 @@ export class PromptApiChatModel implements ChatModel {
         const text = answer ? answer.push(step.value) : step.value
         if (text) yield textChunk(text)
       }
-      let toolCalls: ToolCall[] = []
-      if (answer) {
-        let reply
-        try {
-          reply = parseReply(answer.raw, salt)
-        } catch (error) {
-          throw promptApiFailure('invalid-output', (error as Error).message)
-        }
-        if (reply.kind === 'tool-calls') toolCalls = reply.toolCalls
-        else if (!answer.streaming && reply.text) yield textChunk(reply.text)
-      }
+      const end = answer
+        ? constrainedEnd(answer, salt, (error) => promptApiFailure('invalid-output', error.message))
+        : { toolCalls: [], text: '' }
+      if (end.text) yield textChunk(end.text)
       const metadata = usageMetadata(this.model, session, before, promptTokens)
       this.#sessions.release(session, [...turns, { role: 'assistant', content: raw }])
       kept = true
-      yield {
-        results: [
-          {
-            output: { role: 'assistant', text: '', toolCalls },
-            metadata: { finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' },
-          },
-        ],
-        metadata,
-      }
+      yield finishChunk(end.toolCalls, 'stop', metadata)
     } catch (error) {
       if (signal?.aborted) throw abortError(signal)
       throw promptApiError(error)
@@ -347,8 +333,4 @@ function usageMetadata(
   const completionTokens = Math.max(0, after - before - promptTokens)
   metadata.usage = { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens }
   return metadata
-}
-
-function textChunk(text: string): ChatResponse {
-  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
 }

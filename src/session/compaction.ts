@@ -116,6 +116,22 @@ export function countTurns(events: readonly SessionEvent[]): number {
   return events.filter(isTurnStart).length
 }
 
+/**
+ * The index into `real` just after the oldest of the events `counts` picks out that stand beyond
+ * the newest `keep` of them (0 when there are no more than `keep`): where a window of the newest
+ * `keep` starts, before it moves on to a turn start.
+ */
+export function keepNewest(
+  real: readonly SessionEvent[],
+  counts: (event: SessionEvent) => boolean,
+  keep: number,
+): number {
+  const drop = real.filter(counts).length - keep
+  if (drop <= 0) return 0
+  let seen = 0
+  return real.findIndex((event) => counts(event) && ++seen === drop) + 1
+}
+
 /** Root events (not a sub-agent's) among the real events. */
 export function isRootEvent(event: SessionEvent): boolean {
   return event.branch === undefined

@@ -1,6 +1,7 @@
 import {
   cutAt,
   isRootEvent,
+  keepNewest,
   positiveInteger,
   type CompactionRequest,
   type CompactionResult,
@@ -41,12 +42,5 @@ export class SlidingWindowCompactionStrategyBuilder {
 
 /** The index into the view's real events just after the oldest root events beyond the newest `keep`. */
 export function rawCut(request: CompactionRequest, keep: number): number {
-  const real = request.events.filter(isReal)
-  const roots = real.filter(isRootEvent).length
-  if (roots <= keep) return 0
-  let seen = 0
-  for (let i = 0; i < real.length; i++) {
-    if (isRootEvent(real[i]!) && ++seen === roots - keep) return i + 1
-  }
-  return 0
+  return keepNewest(request.events.filter(isReal), isRootEvent, keep)
 }

@@ -1,6 +1,6 @@
 import {
-  countTurns,
   cutAt,
+  keepNewest,
   positiveInteger,
   type CompactionRequest,
   type CompactionResult,
@@ -23,13 +23,8 @@ export class TurnWindowCompactionStrategy implements CompactionStrategy {
   }
 
   compact(request: CompactionRequest): Promise<CompactionResult> {
-    const real = request.events.filter(isReal)
-    const drop = countTurns(real) - this.maxTurns
-    if (drop <= 0) return cutAt(request, 0)
     // Just after the start of the oldest turn that goes: the cut then moves on to the next turn's start.
-    let seen = 0
-    const cut = real.findIndex((event) => isTurnStart(event) && ++seen === drop)
-    return cutAt(request, cut + 1)
+    return cutAt(request, keepNewest(request.events.filter(isReal), isTurnStart, this.maxTurns))
   }
 }
 

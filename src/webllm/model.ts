@@ -8,7 +8,15 @@ import {
   type ChatResponse,
   type Prompt,
 } from '../core'
-import { AnswerStreamer, parseReply, withAttachments, type AttachmentRules } from '../models'
+import {
+  AnswerStreamer,
+  constrainedEnd,
+  finishChunk,
+  reasoningChunk,
+  textChunk,
+  withAttachments,
+  type AttachmentRules,
+} from '../models'
 import { createEngine, type WebLLMCreateOptions } from './create'
 import { defaultToolStrategy, type ToolStrategy, type WebLLMEngine } from './engine'
 import { webllmError } from './errors'
@@ -126,27 +134,11 @@ export class WebLLMChatModel implements ChatModel {
       }
       yield* this.#delivered(thinking.flush(), answer)
       finished = true
-      const metadata = usageMetadata(usage, this.model, firstToken)
-      let toolCalls = nativeCalls
-      if (answer) {
-        let reply
-        try {
-          reply = parseReply(answer.raw, salt)
-        } catch (error) {
-          throw invalidOutput(error as Error, this.model)
-        }
-        if (reply.kind === 'tool-calls') toolCalls = reply.toolCalls
-        else if (!answer.streaming && reply.text) yield textChunk(reply.text)
-      }
-      yield {
-        results: [
-          {
-            output: { role: 'assistant', text: '', toolCalls },
-            metadata: { finishReason: toolCalls.length > 0 ? 'tool_calls' : (finishReason ?? 'stop') },
-          },
-        ],
-        metadata,
-      }
+      const end = answer
+        ? constrainedEnd(answer, salt, (error) => invalidOutput(error, this.model))
+        : { toolCalls: nativeCalls, text: '' }
+      if (end.text) yield textChunk(end.text)
+      yield finishChunk(end.toolCalls, finishReason, usageMetadata(usage, this.model, firstToken))
     } finally {
       signal?.removeEventListener('abort', onAbort)
       // A reader that stops early (or an abort) must not leave the GPU generating.
@@ -177,17 +169,6 @@ export class WebLLMChatModel implements ChatModel {
   /** With tools and no native support, the reply is the constrained JSON envelope. */
   #constrained(prompt: Prompt): boolean {
     return this.toolStrategy === 'constrained-json' && (prompt.options.tools?.length ?? 0) > 0
-  }
-}
-
-function textChunk(text: string): ChatResponse {
-  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
-}
-
-function reasoningChunk(reasoning: string): ChatResponse {
-  return {
-    results: [{ output: { role: 'assistant', text: '', toolCalls: [], reasoning }, metadata: {} }],
-    metadata: {},
   }
 }
 

@@ -1,21 +1,13 @@
 import type { ChatCompletionChunk, ChatCompletionUsage, ResultTimings } from '@wllama/wllama'
-import {
-  abortError,
-  aggregateStream,
-  throwIfAborted,
-  type ChatModel,
-  type ChatResponse,
-  type Prompt,
-  type ToolCall,
-} from '../core'
-import { AnswerStreamer, ChatModelError, parseReply } from '../models'
+import { abortError, aggregateStream, throwIfAborted, type ChatModel, type ChatResponse, type Prompt } from '../core'
+import { AnswerStreamer, ChatModelError, constrainedEnd, finishChunk, textChunk } from '../models'
 import { ChunkFeed } from './chunk-feed'
 import type { WllamaEngine } from './engine'
 import { wllamaError, wllamaFailure } from './errors'
 import { loadEngine, type WllamaCreateOptions } from './load'
 import { logOf } from './native-log'
 import { toWllamaRequest } from './request'
-import { engineMetadata, textChunk } from './response'
+import { engineMetadata } from './response'
 
 const DEFAULT_STALL_MS = 120_000
 /** llama.cpp's refusal of a prompt longer than its context, which names the prompt's tokens. */
@@ -156,31 +148,18 @@ export class WllamaChatModel implements ChatModel {
         if (text) yield textChunk(text)
       }
       finished = true
-      let toolCalls: ToolCall[] = []
-      if (answer) {
-        let reply
-        try {
-          reply = parseReply(answer.raw, salt)
-        } catch (error) {
-          // Most broken replies are cut off by the token limit: say so, since that has its own remedy.
-          const cut =
-            finishReason === 'length'
-              ? `the reply was cut off at the token limit (${timings?.predicted_n ?? params.max_tokens ?? '?'} tokens), so `
-              : ''
-          throw wllamaFailure('invalid-output', this.model, cut + (error as Error).message)
-        }
-        if (reply.kind === 'tool-calls') toolCalls = reply.toolCalls
-        else if (!answer.streaming && reply.text) yield textChunk(reply.text)
-      }
-      yield {
-        results: [
-          {
-            output: { role: 'assistant', text: '', toolCalls },
-            metadata: { finishReason: toolCalls.length > 0 ? 'tool_calls' : (finishReason ?? 'stop') },
-          },
-        ],
-        metadata: engineMetadata(this.model, timings, usage, firstToken),
-      }
+      const end = answer
+        ? constrainedEnd(answer, salt, (error) => {
+            // Most broken replies are cut off by the token limit: say so, since that has its own remedy.
+            const cut =
+              finishReason === 'length'
+                ? `the reply was cut off at the token limit (${timings?.predicted_n ?? params.max_tokens ?? '?'} tokens), so `
+                : ''
+            return wllamaFailure('invalid-output', this.model, cut + error.message)
+          })
+        : { toolCalls: [], text: '' }
+      if (end.text) yield textChunk(end.text)
+      yield finishChunk(end.toolCalls, finishReason, engineMetadata(this.model, timings, usage, firstToken))
     } finally {
       signal?.removeEventListener('abort', onAbort)
       // A reader that stops early (or an abort) must not leave the engine decoding.

@@ -1,5 +1,5 @@
 import type { ChatCompletionUsage, ResultTimings } from '@wllama/wllama'
-import type { ChatResponse, ChatResponseMetadata, Usage } from '../core'
+import type { ChatResponseMetadata, Usage } from '../core'
 
 /** llama.cpp's own timings, as they ride in the response metadata (and so in the trace). */
 export interface EngineTimings {
@@ -40,8 +40,4 @@ export function engineMetadata(
   }
   metadata['timings'] = engine
   return metadata
-}
-
-export function textChunk(text: string): ChatResponse {
-  return { results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: {} }], metadata: {} }
 }
