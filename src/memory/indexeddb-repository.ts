@@ -153,48 +153,30 @@ export class IndexedDBChatMemoryRepository implements ChatMemoryRepository {
    * Runs `step` in one transaction; resolves with its result once the transaction commits. A step
    * that throws aborts it, so nothing of it is written.
    */
-  async #run<T>(
+  #run<T>(
     conversationId: string | undefined,
     mode: IDBTransactionMode,
     step: (stores: LogStores) => Promise<T>,
   ): Promise<T> {
-    const db = await this.#connection.open(
-      (why, cause) => new ChatMemoryError('unavailable', conversationId, why, { cause }),
+    return this.#connection.transaction(
+      [MESSAGES, CONVERSATIONS],
+      mode,
+      (tx) => step({ messages: tx.objectStore(MESSAGES), conversations: tx.objectStore(CONVERSATIONS) }),
+      {
+        open: (why, cause) => new ChatMemoryError('unavailable', conversationId, why, { cause }),
+        refused: (error) => this.#failure(conversationId, error),
+        step: (error) =>
+          error instanceof UnstorableMessages
+            ? this.#unstorable(conversationId, error.message)
+            : error instanceof DOMException
+              ? this.#failure(conversationId, error)
+              : error instanceof Error
+                ? error
+                : new Error(
+                    `The change of conversation '${conversationId}' threw ${String(error)}; nothing was written`,
+                  ),
+      },
     )
-    return new Promise<T>((resolve, reject) => {
-      let tx: IDBTransaction
-      try {
-        tx = db.transaction([MESSAGES, CONVERSATIONS], mode)
-      } catch (error) {
-        // The connection closed under us (a newer tab upgrades): the next use reopens it.
-        this.#connection.forget()
-        return reject(this.#failure(conversationId, error))
-      }
-      let result: T
-      let failure: Error | undefined
-      tx.oncomplete = () => resolve(result)
-      tx.onabort = () => reject(failure ?? this.#failure(conversationId, tx.error))
-      step({ messages: tx.objectStore(MESSAGES), conversations: tx.objectStore(CONVERSATIONS) }).then(
-        (value) => (result = value),
-        (error: unknown) => {
-          failure ??=
-            error instanceof UnstorableMessages
-              ? this.#unstorable(conversationId, error.message)
-              : error instanceof DOMException
-                ? this.#failure(conversationId, error)
-                : error instanceof Error
-                  ? error
-                  : new Error(
-                      `The change of conversation '${conversationId}' threw ${String(error)}; nothing was written`,
-                    )
-          try {
-            tx.abort()
-          } catch {
-            // Already aborted by the failed request.
-          }
-        },
-      )
-    })
   }
 
   /** What a refused or aborted step means, in words an app can show and act on. */

@@ -1,4 +1,4 @@
-import { isQuotaExceeded, openIndexedDB } from '../storage'
+import { IndexedDBConnection, isQuotaExceeded } from '../storage'
 import { range, resultOf } from '../memory/indexeddb-log'
 import { withBlobAttachments } from '../memory/stored-attachments'
 import type { EventFilter } from './event-filter'
@@ -55,13 +55,23 @@ export interface IndexedDBSessionRepositoryOptions {
 export class IndexedDBSessionRepository implements SessionRepository {
   readonly name: string
   readonly #options: IndexedDBSessionRepositoryOptions
-  #db: Promise<IDBDatabase> | undefined
+  readonly #connection: IndexedDBConnection
 
   constructor(options: IndexedDBSessionRepositoryOptions) {
     if (typeof options?.name !== 'string' || options.name === '')
       throw new TypeError(`IndexedDBSessionRepository needs a database name: { name: 'my-app-sessions' }`)
     this.name = options.name
     this.#options = options
+    this.#connection = new IndexedDBConnection({
+      factory: options.indexedDB,
+      name: this.name,
+      version: SESSION_DB_VERSION,
+      upgrade: (db) => {
+        db.createObjectStore(EVENTS, { keyPath: ['sessionId', 'seq'] })
+        db.createObjectStore(SESSIONS, { keyPath: 'id' })
+      },
+      instead: 'use InMemorySessionRepository',
+    })
   }
 
   save(session: Session): Promise<Session> {
@@ -134,10 +144,8 @@ export class IndexedDBSessionRepository implements SessionRepository {
   }
 
   /** Closes the connection (it reopens on the next use). */
-  async close(): Promise<void> {
-    const db = this.#db
-    this.#db = undefined
-    ;(await db?.catch(() => undefined))?.close()
+  close(): Promise<void> {
+    return this.#connection.close()
   }
 
   async #record(stores: Stores, sessionId: string): Promise<SessionRecord | undefined> {
@@ -189,43 +197,27 @@ export class IndexedDBSessionRepository implements SessionRepository {
   }
 
   /** Runs `step` in one transaction; resolves once it commits. A step that throws aborts it: nothing of it is written. */
-  async #run<T>(sessionId: string, mode: IDBTransactionMode, step: (stores: Stores) => Promise<T>): Promise<T> {
-    const db = await this.#open(sessionId)
-    return new Promise<T>((resolve, reject) => {
-      let tx: IDBTransaction
-      try {
-        tx = db.transaction([EVENTS, SESSIONS], mode)
-      } catch (error) {
-        // The connection closed under us (a newer tab upgrades): the next use reopens it.
-        this.#db = undefined
-        return reject(this.#failure(sessionId, error))
-      }
-      let result: T
-      let failure: Error | undefined
-      tx.oncomplete = () => resolve(result)
-      tx.onabort = () => reject(failure ?? this.#failure(sessionId, tx.error))
-      step({ events: tx.objectStore(EVENTS), sessions: tx.objectStore(SESSIONS) }).then(
-        (value) => (result = value),
-        (error: unknown) => {
-          failure ??=
-            error instanceof SessionError
-              ? error
-              : error instanceof DOMException
-                ? this.#failure(sessionId, error)
-                : new SessionError(
-                    'failed',
-                    sessionId,
-                    `A step on session '${sessionId}' failed: ${error instanceof Error ? error.message : String(error)}; nothing of it was written`,
-                    { cause: error },
-                  )
-          try {
-            tx.abort()
-          } catch {
-            // Already aborted by the failed request.
-          }
-        },
-      )
-    })
+  #run<T>(sessionId: string, mode: IDBTransactionMode, step: (stores: Stores) => Promise<T>): Promise<T> {
+    return this.#connection.transaction(
+      [EVENTS, SESSIONS],
+      mode,
+      (tx) => step({ events: tx.objectStore(EVENTS), sessions: tx.objectStore(SESSIONS) }),
+      {
+        open: (why, cause) => new SessionError('unavailable', sessionId, why, { cause }),
+        refused: (error) => this.#failure(sessionId, error),
+        step: (error) =>
+          error instanceof SessionError
+            ? error
+            : error instanceof DOMException
+              ? this.#failure(sessionId, error)
+              : new SessionError(
+                  'failed',
+                  sessionId,
+                  `A step on session '${sessionId}' failed: ${error instanceof Error ? error.message : String(error)}; nothing of it was written`,
+                  { cause: error },
+                ),
+      },
+    )
   }
 
   #failure(sessionId: string, error: unknown): SessionError {
@@ -251,24 +243,5 @@ export class IndexedDBSessionRepository implements SessionRepository {
       `Sessions in IndexedDB '${this.name}' failed for session '${sessionId}' (${name}${detail}); nothing of this step was written. Try again; if it keeps failing, the database may be damaged (delete it in the browser's site data).`,
       { cause: error },
     )
-  }
-
-  #open(sessionId: string): Promise<IDBDatabase> {
-    if (this.#db) return this.#db
-    const opening = openIndexedDB({
-      factory: this.#options.indexedDB,
-      name: this.name,
-      version: SESSION_DB_VERSION,
-      upgrade: (db) => {
-        db.createObjectStore(EVENTS, { keyPath: ['sessionId', 'seq'] })
-        db.createObjectStore(SESSIONS, { keyPath: 'id' })
-      },
-      failure: (why, cause) => new SessionError('unavailable', sessionId, why, { cause }),
-      instead: 'use InMemorySessionRepository',
-      onClose: () => (this.#db = undefined),
-    })
-    // A failed open is tried again on the next use.
-    opening.catch(() => this.#db === opening && (this.#db = undefined))
-    return (this.#db = opening)
   }
 }

@@ -37,6 +37,50 @@ export class IndexedDBConnection {
     return (this.#db = opening)
   }
 
+  /**
+   * Runs `step` in one transaction over `stores`; resolves with its result once the transaction
+   * commits. A step that rejects aborts it, so nothing of it is written. The store's own errors:
+   * `errors.open` for a database it cannot open, `errors.refused` for a transaction that could not
+   * start or was aborted (its DOMException, or null), `errors.step` for what the step rejected with.
+   */
+  async transaction<T>(
+    stores: string[],
+    mode: IDBTransactionMode,
+    step: (tx: IDBTransaction) => Promise<T>,
+    errors: {
+      open: OpenIndexedDB['failure']
+      refused: (error: unknown) => Error
+      step: (error: unknown) => Error
+    },
+  ): Promise<T> {
+    const db = await this.open(errors.open)
+    return new Promise<T>((resolve, reject) => {
+      let tx: IDBTransaction
+      try {
+        tx = db.transaction(stores, mode)
+      } catch (error) {
+        // The connection closed under us (a newer tab upgrades): the next use reopens it.
+        this.forget()
+        return reject(errors.refused(error))
+      }
+      let result: T
+      let failure: Error | undefined
+      tx.oncomplete = () => resolve(result)
+      tx.onabort = () => reject(failure ?? errors.refused(tx.error))
+      step(tx).then(
+        (value) => (result = value),
+        (error: unknown) => {
+          failure ??= errors.step(error)
+          try {
+            tx.abort()
+          } catch {
+            // Already aborted by the failed request.
+          }
+        },
+      )
+    })
+  }
+
   /** Forgets a connection that closed under the store (a transaction could not start): the next use reopens it. */
   forget(): void {
     this.#db = undefined
