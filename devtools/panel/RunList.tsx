@@ -7,7 +7,7 @@ import type { RunView } from 'advisor-chain/trace'
 import { clock, duration, formatCount, plural, shortId, tokensShort } from './format'
 import { useDevtools } from './use-devtools'
 import { useVersion } from './use-version'
-import { WindowedList, type RowProps } from './windowed-list'
+import { WindowedList, sameRowProps, type RowProps } from './windowed-list'
 
 const ROW_HEIGHT = 56
 
@@ -120,9 +120,7 @@ const sameRow = (before: RunRowProps, after: RunRowProps) =>
   before.via === after.via &&
   before.selected === after.selected &&
   before.store === after.store &&
-  before.row.tabIndex === after.row.tabIndex &&
-  before.row['aria-setsize'] === after.row['aria-setsize'] &&
-  before.row['aria-posinset'] === after.row['aria-posinset']
+  sameRowProps(before.row, after.row)
 
 const RunRow = memo(function RunRow({ run, depth, via, selected, row, store }: RunRowProps) {
   const figures = runFigures(run)

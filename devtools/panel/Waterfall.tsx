@@ -17,7 +17,7 @@ import { subAgentRuns } from '../sub-agents'
 import { axisTicks, duration, durationCompact, formatCount, plural } from './format'
 import { useDevtools } from './use-devtools'
 import { useWidth } from './use-width'
-import { WindowedList, type RowProps } from './windowed-list'
+import { WindowedList, sameRowProps, type RowProps } from './windowed-list'
 
 const ROW_HEIGHT = 26
 const AXIS_HEIGHT = 24
@@ -289,9 +289,7 @@ const sameTimelineRow = (before: TimelineRowProps, after: TimelineRowProps) =>
   before.current === after.current &&
   before.store === after.store &&
   before.toggle === after.toggle &&
-  before.props.tabIndex === after.props.tabIndex &&
-  before.props['aria-setsize'] === after.props['aria-setsize'] &&
-  before.props['aria-posinset'] === after.props['aria-posinset'] &&
+  sameRowProps(before.props, after.props) &&
   sameRowOf(before.row, after.row)
 
 function sameRowOf(before: Row, after: Row): boolean {

@@ -10,6 +10,15 @@ export interface RowProps {
   'aria-posinset'?: number
 }
 
+/** Whether a row is given the same place in the list and the tab order (a memoized row need not render again). */
+export function sameRowProps(before: RowProps, after: RowProps): boolean {
+  return (
+    before.tabIndex === after.tabIndex &&
+    before['aria-setsize'] === after['aria-setsize'] &&
+    before['aria-posinset'] === after['aria-posinset']
+  )
+}
+
 const OVERSCAN = 8
 const KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'])
 
