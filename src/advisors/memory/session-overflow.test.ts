@@ -244,4 +244,62 @@ describe('SessionMemoryAdvisor and the model window', () => {
       /answer was cut by the end of the model's 4096-token window/,
     )
   })
+
+  describe("an answer cut at 'length'", () => {
+    /** Four answered turns fill a 400-token window past half, then the fifth answer is cut. */
+    async function cutAnswer(last: ScriptStep, maxTokens: number | undefined) {
+      const filler = 'The answer is long enough to fill the window. '.repeat(5)
+      const model = new ScriptedChatModel([filler, filler, filler, filler, last], { contextWindow: 400 })
+      const { service, client, notes } = clientOn(model)
+      for (let n = 0; n < 5; n++) {
+        const prompt = client.prompt(`question ${n}`)
+        await (maxTokens === undefined ? prompt : prompt.options({ maxTokens })).call().content()
+      }
+      const answer = (await service.getEvents('s', EventFilter.all())).filter(isReal).at(-1)!
+      const compactions = notes.filter(
+        (event) => event.type === 'compaction' && event.trigger === 'answer cut by the window',
+      )
+      const warnings = notes.filter((event) => event.type === 'note' && event.level === 'warning')
+      const said = notes.flatMap((event) => (event.type === 'note' ? [event.message] : []))
+      return { answer, compactions, warnings, said }
+    }
+    const used = (promptTokens: number, completionTokens: number) => ({
+      promptTokens,
+      completionTokens,
+      totalTokens: promptTokens + completionTokens,
+    })
+
+    it.each([
+      ['with as many tokens as maxTokens', { text: 'The answer is', finishReason: 'length', usage: used(300, 20) }],
+      [
+        'with no usage, its prompt leaving room for the whole maxTokens',
+        { text: 'The answer is', finishReason: 'length' },
+      ],
+    ] satisfies [string, ScriptStep][])(
+      'is stopped by its own maxTokens %s: stored as cut, no compaction for the window, no warning',
+      async (_case, last) => {
+        const { answer, compactions, warnings, said } = await cutAnswer(last, 20)
+        expect(answer.metadata).toEqual({ finishReason: 'length' })
+        expect(compactions).toEqual([])
+        expect(warnings).toEqual([])
+        expect(said).toContainEqual(expect.stringMatching(/stopped at the request's maxTokens \(20 tokens/))
+      },
+    )
+
+    it.each([
+      ['short of maxTokens', { text: 'The answer is', finishReason: 'length', usage: used(380, 20) }, 100],
+      ['with no maxTokens', { text: 'The answer is', finishReason: 'length' }, undefined],
+    ] satisfies [string, ScriptStep, number | undefined][])(
+      'is cut by the window %s: warned of and the view compacted',
+      async (_case, last, maxTokens) => {
+        const { answer, compactions, warnings } = await cutAnswer(last, maxTokens)
+        expect(answer.metadata).toEqual({ finishReason: 'length' })
+        expect(compactions).toHaveLength(1)
+        expect(warnings).toHaveLength(1)
+        expect(warnings[0]!.type === 'note' && warnings[0]!.message).toMatch(
+          /cut by the end of the model's 400-token window/,
+        )
+      },
+    )
+  })
 })

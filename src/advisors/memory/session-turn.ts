@@ -11,6 +11,7 @@ import {
   type ChatResponse,
   type Message,
   type Prompt,
+  type Usage,
 } from '../../core'
 import {
   EventFilter,
@@ -65,6 +66,8 @@ export class SessionTurn {
   #stored = new Set<string>()
   /** The estimate of the prompt sent, for the model's reported usage to correct the estimator. */
   #estimated: number | undefined
+  /** The prompt's tokens as last counted (or estimated) before it was sent. */
+  #promptTokens: number | undefined
   #refitted = false
   /** A later round of a turn inside the tool loop (its user message was stored in round 1). */
   #continuing = false
@@ -132,6 +135,7 @@ export class SessionTurn {
       this.#settings.estimator.observe?.(await this.#estimatedOverRounds(this.#estimated, rounds), usage.promptTokens)
     const finish = response?.results[0]?.metadata.finishReason
     const cut = finish === 'length' || finish === 'model_context_window_exceeded'
+    const byWindow = cut && (await this.#cutByWindow(finish, usage, rounds))
     const { sessionId, branch } = this.#settings
     const events = [
       ...(this.#inLoop ? [] : rounds.map((message) => sessionEvent(sessionId, message, { branch }))),
@@ -140,18 +144,40 @@ export class SessionTurn {
       ),
     ]
     await appendAll(this.#settings.service, sessionId, events)
-    if (cut) {
+    if (byWindow) {
       const window = this.#model?.contextWindow
       this.#note(
         `the answer was cut by the end of the model's ${window === undefined ? 'window' : `${window}-token window`} (finishReason '${finish}'): it is stored as cut, and the view is compacted`,
         { finishReason: finish },
         'warning',
       )
+    } else if (cut) {
+      this.#note(
+        `the answer stopped at the request's maxTokens (${this.#request.prompt.options.maxTokens} tokens, finishReason '${finish}'): it is stored as cut; raise maxTokens for longer answers`,
+        { finishReason: finish },
+      )
     }
     const turnEnds = !this.#inLoop || answers.every((answer: AssistantMessage) => answer.toolCalls.length === 0)
     if (!turnEnds) return
     this.#settings.turnsInLoop.delete(this.#runId)
-    await this.#compact(cut)
+    await this.#compact(byWindow)
+  }
+
+  /**
+   * Whether a cut answer ran into the end of the model's window, rather than into the request's own
+   * `maxTokens`: an answer with as many tokens as the cap stopped at the cap, and so did one whose
+   * prompt left room in the window for the whole cap.
+   */
+  async #cutByWindow(finish: string, usage: Usage | undefined, rounds: readonly Message[]): Promise<boolean> {
+    const cap = this.#request.prompt.options.maxTokens
+    if (finish !== 'length' || cap === undefined) return true
+    // Outside the loop the usage sums every round of the turn: it tells of the last answer only without tool rounds.
+    const answer = this.#inLoop || rounds.length === 0 ? usage?.completionTokens : undefined
+    if (answer !== undefined) return answer < cap
+    const window = this.#model?.contextWindow
+    if (window === undefined || this.#promptTokens === undefined) return false
+    const prompt = this.#promptTokens + (this.#inLoop ? 0 : await this.#settings.estimator.estimate(rounds))
+    return prompt + cap > window
   }
 
   /** The turn failed or was stopped: its question stays in the log, the turn leaves the view. */
@@ -219,11 +245,11 @@ export class SessionTurn {
     const counted = await this.#counted(prompt)
     if (counted === undefined) {
       this.#estimated = estimated
-      return estimated
+      return (this.#promptTokens = estimated)
     }
     this.#estimated = undefined
     this.#settings.estimator.observe?.(estimated, counted)
-    return counted
+    return (this.#promptTokens = counted)
   }
 
   /** The model's own count, or undefined when it has none or it failed (then the estimate stands in). */
