@@ -50,6 +50,8 @@ export function Chat({
   const picker = useRef<HTMLInputElement>(null)
   const end = useRef<HTMLDivElement>(null)
   const busy = chat.status === 'streaming' || chat.status === 'running-tools'
+  // The turn still runs while a tool waits for the user's approval: a new message would stop it.
+  const awaitingApproval = chat.status === 'awaiting-approval'
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
   }, [chat.messages])
@@ -57,7 +59,7 @@ export function Chat({
     if (!busy) onActivity()
   }, [busy, onActivity])
   const send = (text: string) => {
-    if (!client || (!text.trim() && files.length === 0) || busy) return
+    if (!client || (!text.trim() && files.length === 0) || busy || awaitingApproval) return
     void chat.send(text.trim(), files)
     setDraft('')
     setFiles([])
@@ -174,11 +176,21 @@ export function Chat({
             Stop
           </button>
         ) : (
-          <button type="submit" className="primary" disabled={!client || (!draft.trim() && files.length === 0)}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={!client || awaitingApproval || (!draft.trim() && files.length === 0)}
+            {...(awaitingApproval ? { 'aria-describedby': 'send-waits' } : {})}
+          >
             Send
           </button>
         )}
       </form>
+      {awaitingApproval && (
+        <p id="send-waits" className="composer-hint" data-testid="send-waits">
+          Answer the tool&apos;s approval first (Allow or Deny): sending now would stop this turn.
+        </p>
+      )}
       <p className="status" aria-live="polite">
         {statusText[chat.status]}
         {chat.messages.length > 0 && !busy && (

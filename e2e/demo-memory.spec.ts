@@ -77,6 +77,31 @@ test('a tool call waits for approval, and a denial reaches the model as what the
   await expect(page.getByTestId('notes')).toContainText('keep me')
 })
 
+test('while a tool waits for approval, Send waits too and says why; the message typed meanwhile goes after', async ({
+  page,
+}) => {
+  await send(page, 'Note: keep me')
+  await waitForRun(page)
+  await startDelete(page)
+  const message = demo(page).getByRole('textbox', { name: 'Message', exact: true })
+  const sendButton = demo(page).getByRole('button', { name: 'Send' })
+  await message.fill('What time is it?')
+  await expect(sendButton).toBeDisabled()
+  await expect(sendButton).toHaveAccessibleDescription(/Answer the tool's approval first/)
+  await expect(demo(page).getByTestId('send-waits')).toBeVisible()
+  // Enter in the message does not send either: the turn that waits is not stopped.
+  await message.press('Enter')
+  await expect(page.getByTestId('approval-prompt')).toContainText('delete_note')
+  await page.getByTestId('approval-prompt').getByRole('button', { name: 'Allow' }).click()
+  const deleted = await waitForRun(page)
+  expect(deleted.status).toBe('ok')
+  expect(deleted.rounds[0]!.toolCalls[0]).toMatchObject({ name: 'delete_note' })
+  await expect(demo(page).getByTestId('send-waits')).toHaveCount(0)
+  await expect(message).toHaveValue('What time is it?')
+  await sendButton.click()
+  await expect(page.getByTestId('message-user')).toHaveText(['Note: keep me', 'Delete note 1', 'What time is it?'])
+})
+
 test('a pending approval survives a reload with memory inside the loop, without duplicates', async ({ page }) => {
   await chooseMemory(page, /the whole transcript/)
   await send(page, 'Note: old list')
