@@ -92,7 +92,10 @@ export class ConversationQueue {
     this.#crossTab =
       sharedStorageName === undefined
         ? undefined
-        : new CrossTabTurns(sharedStorageName, (id) => this.#holders.get(id)?.reader?.waitedFor())
+        : new CrossTabTurns(sharedStorageName, {
+            waiting: (id) => this.#holders.get(id)?.reader?.waitedFor(),
+            left: (id) => this.#noneWaitsHere(id),
+          })
   }
 
   run<T>(conversationId: string, task: () => Promise<T>): Promise<T> {
@@ -199,8 +202,22 @@ export class ConversationQueue {
   /** Counts the turns that wait for the conversation; the holder's reader hears of them. */
   #waitFor(conversationId: string, turns: number): void {
     const waiting = (this.#waiting.get(conversationId) ?? 0) + turns
-    if (waiting > 0) this.#waiting.set(conversationId, waiting)
-    else this.#waiting.delete(conversationId)
-    this.#holders.get(conversationId)?.reader?.waitedFor(waiting > 0)
+    if (waiting > 0) {
+      this.#waiting.set(conversationId, waiting)
+      this.#holders.get(conversationId)?.reader?.waitedFor(true)
+    } else {
+      this.#waiting.delete(conversationId)
+      this.#noneWaitsHere(conversationId)
+    }
+  }
+
+  /**
+   * No turn of this tab waits for the conversation (any more): the holder's reader hears that none
+   * waits, unless one does here, and the tabs that still wait (asked again) say so.
+   */
+  #noneWaitsHere(conversationId: string): void {
+    if (this.#waiting.has(conversationId)) return
+    this.#holders.get(conversationId)?.reader?.waitedFor(false)
+    this.#crossTab?.askWaiters(conversationId)
   }
 }

@@ -1,15 +1,28 @@
-/** A waiting tab's message to the tab that holds a conversation's turn, and the holder's when it takes one. */
+/**
+ * The turn notices of the tabs: a tab says it waits for a conversation (`waitingFor`), and that it
+ * waits no more (`leftWaiting`: it took the turn, or gave up); the holder says it holds one
+ * (`held`: when it takes the turn, or when a waiter left), and each tab that still waits says so again.
+ */
 interface TurnNotice {
   waitingFor?: string
+  leftWaiting?: string
   held?: string
+}
+
+/** What a holding tab hears of the other tabs' waiters. */
+export interface WaitersElsewhere {
+  /** A tab waits for the conversation. */
+  waiting: (conversationId: string) => void
+  /** A tab waits no more: the tabs that still wait say so again. */
+  left: (conversationId: string) => void
 }
 
 /**
  * Turns on the conversations of storage that every tab of the origin shares (an IndexedDB
  * database), one at a time across tabs: a Web Lock per conversation, held as long as the turn. A
- * tab that waits says so on a BroadcastChannel (again when a tab says it took the turn), and the
- * holding tab runs `onWaiter` (it tells its reader, see StreamReader). Without Web Locks (an
- * insecure http: page, an old browser, a server) turns are serialized within the page only.
+ * tab that waits says so on a BroadcastChannel (again whenever the holder asks), and that it waits
+ * no more; the holding tab hears both (`waiters`: it tells its reader, see StreamReader). Without
+ * Web Locks (an insecure http: page, an old browser, a server) turns are serialized within the page only.
  */
 export class CrossTabTurns {
   readonly #held = new Set<string>()
@@ -17,7 +30,7 @@ export class CrossTabTurns {
 
   constructor(
     readonly storageName: string,
-    private readonly onWaiter: (conversationId: string) => void,
+    private readonly waiters: WaitersElsewhere,
   ) {}
 
   /** Whether this browser can hold turns across tabs. */
@@ -65,8 +78,17 @@ export class CrossTabTurns {
     try {
       return (await this.#request(name, signal ? { signal } : {}))!
     } finally {
+      channel?.postMessage({ leftWaiting: conversationId } satisfies TurnNotice)
       channel?.close()
     }
+  }
+
+  /**
+   * Asks the tabs that wait for a conversation this tab holds to say so again: its own waiters
+   * left, and its reader must still hear of theirs.
+   */
+  askWaiters(conversationId: string): void {
+    if (this.#held.has(conversationId)) this.#channel?.postMessage({ held: conversationId } satisfies TurnNotice)
   }
 
   // The channel is open only while this tab holds a turn: an open one would keep the page out of the back/forward cache.
@@ -76,8 +98,9 @@ export class CrossTabTurns {
     if (!this.#channel) {
       this.#channel = new BroadcastChannel(this.#channelName)
       this.#channel.onmessage = (event: MessageEvent<TurnNotice>) => {
-        const waitingFor = event.data?.waitingFor
-        if (typeof waitingFor === 'string' && this.#held.has(waitingFor)) this.onWaiter(waitingFor)
+        const { waitingFor, leftWaiting } = event.data ?? {}
+        if (typeof waitingFor === 'string' && this.#held.has(waitingFor)) this.waiters.waiting(waitingFor)
+        if (typeof leftWaiting === 'string' && this.#held.has(leftWaiting)) this.waiters.left(leftWaiting)
       }
     }
     this.#channel.postMessage({ held: conversationId } satisfies TurnNotice)
