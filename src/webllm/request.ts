@@ -4,12 +4,11 @@ import {
   type AssistantMessage,
   type Message,
   type ToolResponseMessage,
-  type ChatOptions,
   type Prompt,
   type JsonSchema,
   type UserMessage,
 } from '../core'
-import { isTextFile, replySchema, textFileText, toolInstructions } from '../models'
+import { engineSampling, isTextFile, replySchema, textFileText, toolInstructions } from '../models'
 import type { ToolStrategy } from './engine'
 
 /**
@@ -19,7 +18,10 @@ import type { ToolStrategy } from './engine'
 export function toWebLLMRequest(prompt: Prompt, strategy: ToolStrategy): ChatCompletionRequestBase {
   const { options } = prompt
   const tools = (options.tools ?? []).map((tool) => tool.definition)
-  const request: ChatCompletionRequestBase = { messages: [], ...sampling(options) }
+  const request: ChatCompletionRequestBase = {
+    messages: [],
+    ...(engineSampling(options, 'webllm') as Partial<ChatCompletionRequestBase>),
+  }
   const format = options.responseFormat
   const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
   if (tools.length > 0 && strategy === 'native') {
@@ -38,16 +40,6 @@ export function toWebLLMRequest(prompt: Prompt, strategy: ToolStrategy): ChatCom
     else if (format?.type === 'json_object') request.response_format = { type: 'json_object' }
   }
   return request
-}
-
-function sampling(options: ChatOptions): Partial<ChatCompletionRequestBase> {
-  const sampled: Partial<ChatCompletionRequestBase> = {}
-  if (options.temperature !== undefined) sampled.temperature = options.temperature
-  if (options.topP !== undefined) sampled.top_p = options.topP
-  if (options.maxTokens !== undefined) sampled.max_tokens = options.maxTokens
-  if (options.seed !== undefined) sampled.seed = options.seed
-  if (options.stopSequences?.length) sampled.stop = options.stopSequences
-  return { ...sampled, ...(options.providerOptions?.['webllm'] as Partial<ChatCompletionRequestBase> | undefined) }
 }
 
 function plainMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {

@@ -1,7 +1,8 @@
 import type { ChatCompletionParams } from '@wllama/wllama'
-import type { ChatOptions, JsonSchema, Prompt } from '../core'
+import type { JsonSchema, Prompt } from '../core'
 import {
   constrainedTurns,
+  engineSampling,
   offeredTools,
   plainTurns,
   replySchema,
@@ -29,7 +30,10 @@ export async function toWllamaRequest(prompt: Prompt, model: string): Promise<Wl
   const { tools, callRequired } = offeredTools(options)
   const format = options.responseFormat
   const answerSchema: JsonSchema | undefined = format?.type === 'json_schema' ? format.schema : undefined
-  const params: ChatCompletionParams = { messages: [], ...sampling(options) }
+  const params: ChatCompletionParams = {
+    messages: [],
+    ...(engineSampling(options, 'wllama') as Partial<ChatCompletionParams>),
+  }
   if (tools.length > 0) {
     params.messages = constrainedTurns(messages, tools, textOfUserMessage)
     params.response_format = jsonSchema(replySchema(tools, answerSchema, { callRequired }))
@@ -44,15 +48,4 @@ export async function toWllamaRequest(prompt: Prompt, model: string): Promise<Wl
 function jsonSchema(schema: JsonSchema): ChatCompletionParams['response_format'] {
   const { $schema: _draft, ...rest } = schema
   return { type: 'json_schema', json_schema: { name: 'reply', schema: rest } }
-}
-
-function sampling(options: ChatOptions): Partial<ChatCompletionParams> {
-  const sampled: Partial<ChatCompletionParams> = {}
-  // llama.cpp reads `temperature` (wllama's types say `temp`, which it ignores).
-  if (options.temperature !== undefined) sampled.temperature = options.temperature
-  if (options.topP !== undefined) sampled.top_p = options.topP
-  if (options.maxTokens !== undefined) sampled.max_tokens = options.maxTokens
-  if (options.seed !== undefined) sampled.seed = options.seed
-  if (options.stopSequences?.length) (sampled as { stop?: string[] }).stop = options.stopSequences
-  return { ...sampled, ...(options.providerOptions?.['wllama'] as Partial<ChatCompletionParams> | undefined) }
 }
