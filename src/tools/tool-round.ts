@@ -17,7 +17,8 @@ import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecut
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
 import { encodeResult } from './tool-result'
-import { TurnLedger } from './turn'
+import { parsedArguments, TurnLedger } from './turn'
+import { callParsed } from './define-tool'
 
 /**
  * Runs the tool calls of one round: plans them (unknown tools, limits, repeats), runs the rest, and
@@ -81,7 +82,9 @@ function planCall(
   answers: Readonly<Record<string, unknown>> | undefined,
 ): Plan | { breach: string } {
   const { perTool, total, onExceed, maxIdenticalCalls } = settings
-  const occurrence = ledger.countCall(call)
+  // Parsed once per call, for the ledger and the tool: each call gets a value of its own (a tool may change its arguments).
+  const args = parsedArguments(call.arguments)
+  const occurrence = ledger.countCall(call, args)
   const made = ledger.countResponse(call)
   const answer = presetAnswer(answers, call.id)
   const tool = tools.get(call.name)
@@ -113,7 +116,7 @@ function planCall(
       `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
     )
   }
-  return planned(call, tool, undefined)
+  return planned(call, tool, undefined, undefined, args)
 }
 
 /** Runs one planned call, or answers it as planned (a refusal, an advisor's answer). */
@@ -164,7 +167,10 @@ async function run(
   }
   let returned: unknown
   try {
-    returned = await tool.call(plan.call.arguments, context)
+    // Arguments that are not JSON go to the tool as text: its own parse says what is wrong.
+    returned = await (plan.args === undefined
+      ? tool.call(plan.call.arguments, context)
+      : callParsed(tool, plan.call.arguments, plan.args, context))
   } catch (thrown) {
     return failed(plan, init, thrown)
   }
@@ -191,9 +197,16 @@ function failed(plan: Plan, init: ToolExecutionInit, thrown: unknown): ToolRespo
 /** Tools whose `prepare` succeeded once: ready for every later call. */
 const prepared = new WeakSet<ToolCallback>()
 
-function planned(call: ToolCall, tool: ToolCallback | undefined, refusal: string | undefined, answer?: string): Plan {
+function planned(
+  call: ToolCall,
+  tool: ToolCallback | undefined,
+  refusal: string | undefined,
+  answer?: string,
+  args?: unknown,
+): Plan {
   return {
     call,
+    args,
     tool,
     refusal,
     answer,
@@ -244,6 +257,8 @@ const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({})
 
 interface Plan {
   call: ToolCall
+  /** The call's arguments parsed (undefined when they are not JSON, or the call does not run). */
+  args: unknown
   tool: ToolCallback | undefined
   /** Set when the call must not run; the text says why. */
   refusal: string | undefined
