@@ -4,7 +4,9 @@ import {
   throwIfAborted,
   TOOL_ANSWERS_KEY,
   toolResponseMessage,
+  type AssistantMessage,
   type Message,
+  type ToolResponseMessage,
   type ToolCall,
   type ToolContext,
   type ToolResponse,
@@ -13,7 +15,7 @@ import {
   type ToolCallback,
   now,
 } from '../core'
-import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
+import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
 import { encodeResult } from './tool-result'
@@ -29,7 +31,7 @@ export async function executeToolRound(
   prompt: Prompt,
   response: ChatResponse,
   init: ToolExecutionInit,
-): Promise<ToolRound> {
+): Promise<ToolExecutionResult> {
   const generation = response.results.find((result) => result.output.toolCalls.length > 0)
   if (!generation) throw new Error('No tool call requested by the chat model')
   throwIfAborted(init.signal)
@@ -54,7 +56,7 @@ export async function executeToolRound(
   ledger.rememberFor(prompt.messages)
   let returnDirect = true
   for (const planned of plans) returnDirect &&= planned.returnDirect
-  return { appended, returnDirect }
+  return new RoundResult(prompt.messages, appended, returnDirect)
 }
 
 /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
@@ -284,19 +286,17 @@ function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id
   return typeof answer === 'string' ? answer : undefined
 }
 
-/** The result of `executeToolCalls`; the history is built on first read: the tool loop appends `appended` to its own history instead. */
-export function withHistory(messages: readonly Message[], { appended, returnDirect }: ToolRound): ToolExecutionResult {
-  return new RoundResult(messages, appended, returnDirect)
-}
-
-// A class: its getter is shared on the prototype, so each round makes one plain object.
+/**
+ * The result of a round; the history is built on first read: the tool loop appends `appended` to
+ * its own history instead. A class: its getter is shared on the prototype, so each round makes one plain object.
+ */
 class RoundResult implements ToolExecutionResult {
   readonly #messages: readonly Message[]
   #history: Message[] | undefined
 
   constructor(
     messages: readonly Message[],
-    readonly appended: ToolRound['appended'],
+    readonly appended: readonly [AssistantMessage, ToolResponseMessage],
     readonly returnDirect: boolean,
   ) {
     this.#messages = messages
