@@ -375,4 +375,50 @@ describe('ToolCallingManager limits', () => {
     )
     expect(texts).toEqual(['b'])
   })
+
+  it('gives each of two identical calls arguments of its own, which the tool may change', async () => {
+    const seen: unknown[] = []
+    const tag = defineTool({
+      name: 'tag',
+      description: 'Tag',
+      inputSchema: { type: 'object', properties: { list: { type: 'array', items: { type: 'string' } } } },
+      execute: (args: { list?: string[] }) => {
+        seen.push(args)
+        args.list?.push('mine')
+        return args.list?.join(',') ?? ''
+      },
+    })
+    const texts = await responseTexts(
+      manager().executeToolCalls(
+        prompt([tag]),
+        responseWith(call('tag', { list: ['a'] }, 'c1'), call('tag', { list: ['a'] }, 'c2')),
+      ),
+    )
+    expect(texts).toEqual(['a,mine', 'a,mine'])
+    expect(seen[0]).not.toBe(seen[1])
+  })
+
+  it("runs a defineTool tool's replaced call, with the arguments as text", async () => {
+    const wrapped = defineTool({ ...echoSpec(), name: 'wrapped' })
+    const inputs: string[] = []
+    const original = wrapped.call.bind(wrapped)
+    wrapped.call = (input, context) => {
+      inputs.push(input)
+      return original(input, context)
+    }
+    const texts = await responseTexts(
+      manager().executeToolCalls(prompt([wrapped]), responseWith(call('wrapped', { value: 'x' }))),
+    )
+    expect(texts).toEqual(['x'])
+    expect(inputs).toEqual(['{"value":"x"}'])
+  })
 })
+
+function echoSpec() {
+  return {
+    name: 'echo',
+    description: 'Echo',
+    inputSchema: { type: 'object', properties: { value: { type: 'string' } } } as const,
+    execute: ({ value }: { value?: string }) => value ?? '',
+  }
+}

@@ -12,7 +12,7 @@ import {
   wholeNumber,
 } from '../core'
 import { toolMap } from './tool-map'
-import { executeToolRound, withHistory } from './tool-round'
+import { executeToolRound } from './tool-round'
 
 export interface ToolExecutionResult {
   /** The prompt's messages, the assistant message with the tool calls, and one tool message. */
@@ -34,14 +34,6 @@ export interface ToolExecutionInit {
   onToolExecution?: (event: ToolExecutionEvent) => void
   /** The user message the turn began with; by default the last user message. Limits count from it. */
   turnStart?: Message
-}
-
-/** What one round of tool calls adds to the conversation, and whether its outputs are the answer. */
-export interface ToolRound {
-  appended: readonly [AssistantMessage, ToolResponseMessage]
-  returnDirect: boolean
-  /** Only from a manager of the app's own: the whole history, when it does not say what it `appended`. */
-  conversationHistory?: Message[]
 }
 
 export interface ToolCallingManager {
@@ -107,6 +99,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   executeToolCalls(prompt: Prompt, response: ChatResponse, init: ToolExecutionInit = {}): Promise<ToolExecutionResult> {
-    return executeToolRound(this.#settings, prompt, response, init).then((round) => withHistory(prompt.messages, round))
+    return executeToolRound(this.#settings, prompt, response, init)
   }
 }

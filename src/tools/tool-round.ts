@@ -4,7 +4,9 @@ import {
   throwIfAborted,
   TOOL_ANSWERS_KEY,
   toolResponseMessage,
+  type AssistantMessage,
   type Message,
+  type ToolResponseMessage,
   type ToolCall,
   type ToolContext,
   type ToolResponse,
@@ -13,11 +15,12 @@ import {
   type ToolCallback,
   now,
 } from '../core'
-import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult, ToolRound } from './manager'
+import type { ManagerSettings, ToolExecutionEvent, ToolExecutionInit, ToolExecutionResult } from './manager'
 import { ToolCallError, ToolCallLimitExceededError } from './tool-errors'
 import { toolMap } from './tool-map'
 import { encodeResult } from './tool-result'
-import { TurnLedger } from './turn'
+import { parsedArguments, TurnLedger } from './turn'
+import { callParsed } from './define-tool'
 
 /**
  * Runs the tool calls of one round: plans them (unknown tools, limits, repeats), runs the rest, and
@@ -28,7 +31,7 @@ export async function executeToolRound(
   prompt: Prompt,
   response: ChatResponse,
   init: ToolExecutionInit,
-): Promise<ToolRound> {
+): Promise<ToolExecutionResult> {
   const generation = response.results.find((result) => result.output.toolCalls.length > 0)
   if (!generation) throw new Error('No tool call requested by the chat model')
   throwIfAborted(init.signal)
@@ -53,7 +56,7 @@ export async function executeToolRound(
   ledger.rememberFor(prompt.messages)
   let returnDirect = true
   for (const planned of plans) returnDirect &&= planned.returnDirect
-  return { appended, returnDirect }
+  return new RoundResult(prompt.messages, appended, returnDirect)
 }
 
 /** Decides, before anything runs, which calls run and which get an `Error:` answer (unknown, limits, repeats). */
@@ -81,7 +84,9 @@ function planCall(
   answers: Readonly<Record<string, unknown>> | undefined,
 ): Plan | { breach: string } {
   const { perTool, total, onExceed, maxIdenticalCalls } = settings
-  const occurrence = ledger.countCall(call)
+  // Parsed once per call, for the ledger and the tool: each call gets a value of its own (a tool may change its arguments).
+  const args = parsedArguments(call.arguments)
+  const occurrence = ledger.countCall(call, args)
   const made = ledger.countResponse(call)
   const answer = presetAnswer(answers, call.id)
   const tool = tools.get(call.name)
@@ -113,7 +118,7 @@ function planCall(
       `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
     )
   }
-  return planned(call, tool, undefined)
+  return planned(call, tool, undefined, undefined, args)
 }
 
 /** Runs one planned call, or answers it as planned (a refusal, an advisor's answer). */
@@ -164,7 +169,10 @@ async function run(
   }
   let returned: unknown
   try {
-    returned = await tool.call(plan.call.arguments, context)
+    // Arguments that are not JSON go to the tool as text: its own parse says what is wrong.
+    returned = await (plan.args === undefined
+      ? tool.call(plan.call.arguments, context)
+      : callParsed(tool, plan.call.arguments, plan.args, context))
   } catch (thrown) {
     return failed(plan, init, thrown)
   }
@@ -191,9 +199,16 @@ function failed(plan: Plan, init: ToolExecutionInit, thrown: unknown): ToolRespo
 /** Tools whose `prepare` succeeded once: ready for every later call. */
 const prepared = new WeakSet<ToolCallback>()
 
-function planned(call: ToolCall, tool: ToolCallback | undefined, refusal: string | undefined, answer?: string): Plan {
+function planned(
+  call: ToolCall,
+  tool: ToolCallback | undefined,
+  refusal: string | undefined,
+  answer?: string,
+  args?: unknown,
+): Plan {
   return {
     call,
+    args,
     tool,
     refusal,
     answer,
@@ -244,6 +259,8 @@ const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({})
 
 interface Plan {
   call: ToolCall
+  /** The call's arguments parsed (undefined when they are not JSON, or the call does not run). */
+  args: unknown
   tool: ToolCallback | undefined
   /** Set when the call must not run; the text says why. */
   refusal: string | undefined
@@ -269,19 +286,17 @@ function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id
   return typeof answer === 'string' ? answer : undefined
 }
 
-/** The result of `executeToolCalls`; the history is built on first read: the tool loop appends `appended` to its own history instead. */
-export function withHistory(messages: readonly Message[], { appended, returnDirect }: ToolRound): ToolExecutionResult {
-  return new RoundResult(messages, appended, returnDirect)
-}
-
-// A class: its getter is shared on the prototype, so each round makes one plain object.
+/**
+ * The result of a round; the history is built on first read: the tool loop appends `appended` to
+ * its own history instead. A class: its getter is shared on the prototype, so each round makes one plain object.
+ */
 class RoundResult implements ToolExecutionResult {
   readonly #messages: readonly Message[]
   #history: Message[] | undefined
 
   constructor(
     messages: readonly Message[],
-    readonly appended: ToolRound['appended'],
+    readonly appended: readonly [AssistantMessage, ToolResponseMessage],
     readonly returnDirect: boolean,
   ) {
     this.#messages = messages

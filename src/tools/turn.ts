@@ -36,9 +36,11 @@ export class TurnLedger {
     return ledger
   }
 
-  /** Counts a requested call; returns how often this call (name and arguments) was requested in the turn. */
-  countCall(call: ToolCall): number {
-    const args = this.#parse(call.arguments)
+  /**
+   * Counts a requested call; returns how often this call (name and arguments) was requested in the turn.
+   * `args`: the call's arguments as `parsedArguments` gives them, when the caller has them already.
+   */
+  countCall(call: ToolCall, args: unknown = parsedArguments(call.arguments)): number {
     const fingerprint =
       (textHash(call.name) ^ (args === undefined ? textHash(call.arguments) : jsonFingerprint(args))) & 0x3fffffff
     const requested = {
@@ -73,16 +75,6 @@ export class TurnLedger {
     return count
   }
 
-  /** The arguments as a value (no arguments: `{}`); undefined when they are not JSON (the tool then says why). */
-  #parse(args: string): unknown {
-    if (args.trim() === '') return {}
-    try {
-      return JSON.parse(args) as unknown
-    } catch {
-      return undefined
-    }
-  }
-
   /**
    * Hands the ledger on to the next round of `messages`, once the round's two messages are added
    * to it: the tool loop keeps one history array and appends to it.
@@ -101,6 +93,16 @@ export class TurnLedger {
 // has one entry, updated each round (a new key each round cost a tenth of a tool round). A
 // ledger is used once, then recomputed if asked again.
 const ledgers = new WeakMap<readonly Message[], { length: number; ledger: TurnLedger }>()
+
+/** A call's arguments as a value (no arguments: `{}`); undefined when they are not JSON (the tool then says why). */
+export function parsedArguments(args: string): unknown {
+  if (args.trim() === '') return {}
+  try {
+    return JSON.parse(args) as unknown
+  } catch {
+    return undefined
+  }
+}
 
 /** The messages of the current turn: everything after `turnStart` when given and present, else after the last user message. */
 export function currentTurn(messages: readonly Message[], turnStart?: Message): readonly Message[] {

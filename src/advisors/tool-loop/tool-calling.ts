@@ -15,8 +15,8 @@ import {
 } from '../../core'
 import { ToolCallError, ToolCallingManager, type ToolExecutionResult } from '../../tools'
 import { TOOL_ADVISOR, type ToolAdvisor } from '../markers'
-import { ToolLoop, type ToolRoundOutcome } from './tool-loop'
-import { toolLoopStream, type RoundEnd, type ToolLoopSteps } from './tool-loop-stream'
+import { ToolLoop, type RoundEnd } from './tool-loop'
+import { toolLoopStream, type ToolLoopSteps } from './tool-loop-stream'
 
 export type ToolExecutionEligibilityChecker = (response: ChatResponse | null) => boolean
 
@@ -119,9 +119,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
       return Promise.resolve({ done: true, replaced: true, response: loop.limitResponse(response, message) })
     }
-    return loop
-      .executeTools(this.toolCallingManager, request, response)
-      .then((outcome) => afterTools(loop, response, outcome))
+    return loop.executeTools(this.toolCallingManager, request, response)
   }
 
   /** Once, before the first round. */
@@ -192,24 +190,6 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     const last = history.at(-1)!
     return system ? [system, last] : [last]
   }
-}
-
-/** How a round whose tools ran ends: on with their results, or stopped by a limit or returnDirect tools. */
-function afterTools(loop: ToolLoop, response: ChatClientResponse, outcome: ToolRoundOutcome): RoundEnd {
-  const rounds = loop.round
-  if (outcome.type === 'limit') {
-    loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
-    return {
-      done: true,
-      replaced: true,
-      response: loop.limitResponse(response, outcome.message, outcome.partialToolResponses),
-    }
-  }
-  if (outcome.result.returnDirect) {
-    loop.emit({ type: 'tool-loop-end', rounds, reason: 'returnDirect' })
-    return { done: true, replaced: true, response: loop.returnDirectResponse(response, outcome.result) }
-  }
-  return { done: false, result: outcome.result }
 }
 
 /**

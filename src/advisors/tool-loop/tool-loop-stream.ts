@@ -14,12 +14,7 @@ import {
   withUsage,
 } from '../../core'
 import type { ToolExecutionResult } from '../../tools'
-import type { ToolLoop } from './tool-loop'
-
-/** How a round ends: the loop goes on with the tool results, or stops with a final response. */
-export type RoundEnd =
-  /** `replaced`: the answer is not the model's (returnDirect output or a limit message). */
-  { done: true; replaced: boolean; response: ChatClientResponse } | { done: false; result: ToolExecutionResult }
+import type { RoundEnd, ToolLoop } from './tool-loop'
 
 /** What the stream needs from the advisor: its hooks and its decisions, bound to one chain. */
 export interface ToolLoopSteps {

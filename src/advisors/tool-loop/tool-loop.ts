@@ -9,6 +9,7 @@ import {
   errorInfo,
   isAbortError,
   followingSignal,
+  internalSignal,
   forkOriginOf,
   isChainEventListener,
   type ChainEvent,
@@ -31,9 +32,10 @@ import {
   toolMap,
 } from '../../tools'
 
-export type ToolRoundOutcome =
-  | { type: 'executed'; result: ToolExecutionResult }
-  | { type: 'limit'; message: string; partialToolResponses: readonly ToolResponse[] }
+/** How a round ends: the loop goes on with the tool results, or stops with a final response. */
+export type RoundEnd =
+  /** `replaced`: the answer is not the model's (returnDirect output or a limit message). */
+  { done: true; replaced: boolean; response: ChatClientResponse } | { done: false; result: ToolExecutionResult }
 
 /**
  * The state of one run of the tool loop, shared by the call and stream paths: the history of the
@@ -83,7 +85,7 @@ export class ToolLoop {
     this.round = (forkOriginOf(this.#context)?.round ?? 1) - 1
     // A signal of the loop's own, which its rounds and tools follow (even when the caller gave
     // none): a turn a tool starts with its context.signal is told apart from any other turn.
-    this.#signal = followingSignal(request.signal ? [request.signal] : [])
+    this.#signal = request.signal ? followingSignal([request.signal]) : internalSignal(new AbortController())
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {
       const chain = advisors.map(({ name, order }) => ({ name, order }))
@@ -130,12 +132,15 @@ export class ToolLoop {
     this.usage = addUsage(this.usage, response.chatResponse?.metadata.usage)
   }
 
-  /** The round's tool calls run; their messages join the history. */
+  /**
+   * The round's tool calls run; their messages join the history. The loop goes on with their
+   * results, or stops at a tool call limit or when returnDirect tools answered.
+   */
   executeTools(
     manager: ToolCallingManager,
     request: ChatClientRequest,
     response: ChatClientResponse,
-  ): Promise<ToolRoundOutcome> {
+  ): Promise<RoundEnd> {
     const init: ToolExecutionInit = {
       advisorContext: response.context,
       signal: this.#signal,
@@ -146,10 +151,13 @@ export class ToolLoop {
       init.advisors = this.#listeners
     }
     const prompt = { messages: this.#history, options: request.prompt.options }
-    return manager.executeToolCalls(prompt, response.chatResponse!, init).then(this.#executed, limited)
+    return manager.executeToolCalls(prompt, response.chatResponse!, init).then(
+      (executed) => this.#executed(executed, response),
+      (error: unknown) => this.#limited(error, response),
+    )
   }
 
-  readonly #executed = (executed: ToolExecutionResult): ToolRoundOutcome => {
+  #executed(executed: ToolExecutionResult, response: ChatClientResponse): RoundEnd {
     const appended = executed.appended ?? executed.conversationHistory.slice(this.#history.length)
     this.#history.push(...appended)
     this.#rounds?.push(...appended)
@@ -158,7 +166,20 @@ export class ToolLoop {
       returnDirect: executed.returnDirect,
       appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
     }
-    return { type: 'executed', result }
+    if (!result.returnDirect) return { done: false, result }
+    this.emit({ type: 'tool-loop-end', rounds: this.round, reason: 'returnDirect' })
+    return { done: true, replaced: true, response: this.returnDirectResponse(response, result) }
+  }
+
+  /** A round stopped by a tool call limit ends the loop with a message saying so; any other failure fails the round. */
+  #limited(error: unknown, response: ChatClientResponse): RoundEnd {
+    if (!(error instanceof ToolCallLimitExceededError)) throw error
+    this.emit({ type: 'tool-loop-end', rounds: this.round, reason: 'toolCallLimitExceeded' })
+    return {
+      done: true,
+      replaced: true,
+      response: this.limitResponse(response, error.message, error.partialToolResponses),
+    }
   }
 
   // Tools run within one round: the loop's round is theirs until they are all done.
@@ -222,14 +243,6 @@ export class ToolLoop {
     if (this.usage) metadata.usage = this.usage
     return { context: response.context, chatResponse: { results, metadata } }
   }
-}
-
-/** A round stopped by a tool call limit; any other failure fails the round. */
-function limited(error: unknown): ToolRoundOutcome {
-  if (error instanceof ToolCallLimitExceededError) {
-    return { type: 'limit', message: error.message, partialToolResponses: error.partialToolResponses }
-  }
-  throw error
 }
 
 /** Adds a round's new messages to the history; a rewritten system message replaces the old one rather than piling up. */
