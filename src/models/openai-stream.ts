@@ -1,13 +1,13 @@
 import type { ServerSentEvent } from './sse'
-import { stoppedShort, type ToolCall, type ToolCallDelta, type ChatResponse, type Usage } from '../core'
+import { stoppedShort, type AssistantMessage, type ToolCallDelta, type ChatResponse, type Usage } from '../core'
 import { streamCut, type ErrorContext } from './errors'
 import { inBandError } from './http-error'
 import { serverSentEvents } from './sse'
 import { stableToolCallId } from './stable-id'
 import {
-  finishMetadata,
-  reasoningContentFrom,
   readTextAndReasoning,
+  toChatResponse,
+  toGeneration,
   readToolCalls,
   toToolCall,
   toUsage,
@@ -96,10 +96,10 @@ export class OpenAIStreamReader {
       this.#reasoningContent ||= typeof delta['reasoning_content'] === 'string'
       for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.context))
         this.#addFragment(call)
-      if (reasoning) out.push(deltaChunk('', reasoning))
-      if (text) out.push(deltaChunk(text, ''))
+      if (reasoning) out.push(deltaChunk({ reasoning }))
+      if (text) out.push(deltaChunk({ text }))
       if (this.#progress) {
-        out.push(progressChunk(this.#progress))
+        out.push(deltaChunk({ toolCallDeltas: this.#progress }))
         this.#progress = undefined
       }
     })
@@ -114,7 +114,7 @@ export class OpenAIStreamReader {
     if (!this.#done && this.#finishReason === undefined) throw streamCut('its finish reason or [DONE]', this.context)
     // Blank arguments of a finished call mean none; those of a call cut short stay as they came.
     const blank = stoppedShort(this.#finishReason) ? '' : '{}'
-    const toolCalls: ToolCall[] = [...this.#calls.entries()]
+    const toolCalls = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, call], position) =>
         toToolCall(
@@ -124,24 +124,16 @@ export class OpenAIStreamReader {
           blank,
         ),
       )
-    return {
-      results: [
-        {
-          output: {
-            role: 'assistant',
-            text: '',
-            toolCalls,
-            ...reasoningContentFrom(this.#reasoningContent && toolCalls.length > 0, this.context),
-          },
-          metadata: finishMetadata(this.#finishReason, this.#refusal),
-        },
-      ],
-      metadata: {
-        ...(this.#id ? { id: this.#id } : {}),
-        ...(this.#model ? { model: this.#model } : {}),
-        ...(this.#usage ? { usage: this.#usage } : {}),
-      },
-    }
+    const generation = toGeneration(
+      '',
+      '',
+      toolCalls,
+      this.#reasoningContent,
+      this.#finishReason,
+      this.#refusal,
+      this.context,
+    )
+    return toChatResponse([generation], this.#id, this.#model, this.#usage)
   }
 
   /**
@@ -192,14 +184,9 @@ export class OpenAIStreamReader {
   }
 }
 
-function progressChunk(toolCallDeltas: ToolCallDelta[]): ChatResponse {
-  const output = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas }
-  return { results: [{ output, metadata: {} }], metadata: {} }
-}
-
-function deltaChunk(text: string, reasoning: string): ChatResponse {
-  const output = { role: 'assistant' as const, text, toolCalls: [], ...(reasoning ? { reasoning } : {}) }
-  return { results: [{ output, metadata: {} }], metadata: {} }
+/** A chunk of text, reasoning or tool-call progress. */
+function deltaChunk(delta: Partial<AssistantMessage>): ChatResponse {
+  return { results: [{ output: { role: 'assistant', text: '', toolCalls: [], ...delta }, metadata: {} }], metadata: {} }
 }
 
 /** The chunks of a streamed response. Loaded with the first stream, so an app that only calls pays nothing for it. */
