@@ -59,10 +59,13 @@ export class OpenAIStreamReader {
   /** Progress of the calls in the event being read, when the request asked for it. */
   #progress: ToolCallDelta[] | undefined
 
-  constructor(
-    private readonly context: ErrorContext,
-    private readonly toolCallDeltas = false,
-  ) {}
+  readonly #context: ErrorContext
+  readonly #toolCallDeltas: boolean
+
+  constructor(context: ErrorContext, toolCallDeltas = false) {
+    this.#context = context
+    this.#toolCallDeltas = toolCallDeltas
+  }
 
   /** The chunks one event yields (reasoning and text deltas). */
   read(event: ServerSentEvent): ChatResponse[] {
@@ -73,28 +76,28 @@ export class OpenAIStreamReader {
       return []
     }
     if (data === '') return []
-    const chunk = streamEvent(event, 'a stream chunk', this.context)
+    const chunk = streamEvent(event, 'a stream chunk', this.#context)
     if (!chunk) return []
     if (event.event === 'error' || (chunk['error'] !== undefined && chunk['error'] !== null))
-      throw inBandError(chunk['error'] ?? chunk, this.context, 'the stream reported an error')
+      throw inBandError(chunk['error'] ?? chunk, this.#context, 'the stream reported an error')
     this.#id = firstNonEmpty(this.#id, chunk['id'])
     this.#model = firstNonEmpty(this.#model, chunk['model'])
     // Groq has sent usage under `x_groq`, Moonshot inside the choice.
     const groq = isWireObject(chunk['x_groq']) ? chunk['x_groq'] : {}
     this.#usage = toUsage(chunk['usage']) ?? toUsage(groq['usage']) ?? this.#usage
     const out: ChatResponse[] = []
-    optionalArray(chunk['choices'], 'choices', this.context).forEach((entry, position) => {
+    optionalArray(chunk['choices'], 'choices', this.#context).forEach((entry, position) => {
       const path = `choices[${position}]`
-      const choice = objectAt(entry, path, this.context)
-      if ((optionalIndex(choice['index'], `${path}.index`, this.context) ?? 0) !== 0) return
+      const choice = objectAt(entry, path, this.#context)
+      if ((optionalIndex(choice['index'], `${path}.index`, this.#context) ?? 0) !== 0) return
       this.#usage = toUsage(choice['usage']) ?? this.#usage
       this.#finishReason =
-        optionalString(choice['finish_reason'], `${path}.finish_reason`, this.context) ?? this.#finishReason
-      const delta = optionalObject(choice['delta'], `${path}.delta`, this.context) ?? {}
-      const { text, reasoning, refusal } = readTextAndReasoning(delta, `${path}.delta`, this.context)
+        optionalString(choice['finish_reason'], `${path}.finish_reason`, this.#context) ?? this.#finishReason
+      const delta = optionalObject(choice['delta'], `${path}.delta`, this.#context) ?? {}
+      const { text, reasoning, refusal } = readTextAndReasoning(delta, `${path}.delta`, this.#context)
       this.#refusal += refusal
       this.#reasoningContent ||= typeof delta['reasoning_content'] === 'string'
-      for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.context))
+      for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.#context))
         this.#addFragment(call)
       if (reasoning) out.push(deltaChunk({ reasoning }))
       if (text) out.push(deltaChunk({ text }))
@@ -111,7 +114,7 @@ export class OpenAIStreamReader {
    * reason but without `[DONE]` is complete (as OpenAI's SDK reads it); one cut before is not.
    */
   finish(): ChatResponse {
-    if (!this.#done && this.#finishReason === undefined) throw streamCut('its finish reason or [DONE]', this.context)
+    if (!this.#done && this.#finishReason === undefined) throw streamCut('its finish reason or [DONE]', this.#context)
     // Blank arguments of a finished call mean none; those of a call cut short stay as they came.
     const blank = stoppedShort(this.#finishReason) ? '' : '{}'
     const toolCalls = [...this.#calls.entries()]
@@ -131,7 +134,7 @@ export class OpenAIStreamReader {
       this.#reasoningContent,
       this.#finishReason,
       this.#refusal,
-      this.context,
+      this.#context,
     )
     return toChatResponse([generation], this.#id, this.#model, this.#usage)
   }
@@ -145,7 +148,11 @@ export class OpenAIStreamReader {
     let call = this.#calls.get(key)
     if (!call) {
       if (this.#calls.size >= MAX_STREAMED_TOOL_CALLS)
-        throw invalidResponse(this.context, `more than ${MAX_STREAMED_TOOL_CALLS} tool calls in one response`, fragment)
+        throw invalidResponse(
+          this.#context,
+          `more than ${MAX_STREAMED_TOOL_CALLS} tool calls in one response`,
+          fragment,
+        )
       call = { id: '', name: '', arguments: '', position: this.#calls.size, announced: false, reported: 0 }
       this.#calls.set(key, call)
     }
@@ -157,7 +164,7 @@ export class OpenAIStreamReader {
     const args = fragment.function?.arguments
     if (typeof args === 'string') call.arguments += args
     else if (args) call.arguments = JSON.stringify(args)
-    if (this.toolCallDeltas) this.#report(call)
+    if (this.#toolCallDeltas) this.#report(call)
   }
 
   /** A call's progress once its name is known, with the id it will have at the end. */

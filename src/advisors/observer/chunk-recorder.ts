@@ -15,7 +15,10 @@ export class ChunkRecorder {
   #lastIndex = -1
   readonly #joiner: ChunkJoiner
 
-  constructor(private readonly run: RunRecorder) {
+  readonly #run: RunRecorder
+
+  constructor(run: RunRecorder) {
+    this.#run = run
     this.#text = new StreamedTail(run.redactor)
     this.#reasoning = new StreamedTail(run.redactor)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#text)
@@ -41,17 +44,17 @@ export class ChunkRecorder {
     // The joiner masks the text when it records it; the scrubber's part is done per chunk, here.
     if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, text)
     const body = this.#body(index, text, reasoning ?? '', !!finishReason)
-    if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.run.tracedToolCall(call))
-    if (finishReason) body.finishReason = this.run.redactor.text(finishReason)
+    if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#run.tracedToolCall(call))
+    if (finishReason) body.finishReason = this.#run.redactor.text(finishReason)
     if (usage) body.usage = usage
-    this.run.emit(round, body)
+    this.#run.emit(round, body)
   }
 
   /** A stream that ended without a finish reason may still hold the end of its text or reasoning back. */
   endOfResponse(round: number): void {
     if (this.#lastIndex < 0) return
     const body = this.#body(this.#lastIndex + 1, '', '', true)
-    if (body.text || body.reasoning) this.run.emit(round, body)
+    if (body.text || body.reasoning) this.#run.emit(round, body)
     this.#lastIndex = -1
   }
 

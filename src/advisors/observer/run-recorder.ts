@@ -57,13 +57,21 @@ export class RunRecorder {
   /** The characters of the last request's messages, to estimate its tokens when the provider reports none. */
   #promptCharacters = 0
 
+  readonly #sink: TraceSink
+  readonly #nextSeq: () => number
+  readonly #advisor: string
+
   constructor(
     readonly runId: string,
-    private readonly sink: TraceSink,
+    sink: TraceSink,
     readonly redactor: Redactor,
-    private readonly nextSeq: () => number,
-    private readonly advisor: string,
-  ) {}
+    nextSeq: () => number,
+    advisor: string,
+  ) {
+    this.#sink = sink
+    this.#nextSeq = nextSeq
+    this.#advisor = advisor
+  }
 
   get chunks(): ChunkRecorder {
     return (this.#chunks ??= new ChunkRecorder(this))
@@ -73,20 +81,20 @@ export class RunRecorder {
   #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
     // Joined chunks come before whatever follows them.
     this.#chunks?.flush()
-    const header = { type, v: TRACE_VERSION, seq: this.nextSeq(), runId: this.runId, round, advisor, t }
+    const header = { type, v: TRACE_VERSION, seq: this.#nextSeq(), runId: this.runId, round, advisor, t }
     return header as TraceEventOf<T>
   }
 
   #send(event: TraceEvent): void {
     try {
-      this.sink.emit(event)
+      this.#sink.emit(event)
     } catch (error) {
       console.error('A trace sink failed; the run goes on without it', error)
     }
   }
 
   /** Sends an event of `body`'s fields. `t`: when it happened, if the caller read the clock. */
-  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
+  emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
     this.#send(Object.assign(this.#event(body.type, round, advisor, t), body))
   }
 
@@ -119,7 +127,7 @@ export class RunRecorder {
     const parent = context[AGENT_CALL_KEY] as Partial<AgentCall> | undefined
     if (typeof parent?.parentRunId === 'string') body.parentRunId = parent.parentRunId
     if (typeof parent?.parentToolCallId === 'string') body.parentToolCallId = parent.parentToolCallId
-    this.emit(0, body, this.advisor, this.startedAt)
+    this.emit(0, body, this.#advisor, this.startedAt)
   }
 
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
@@ -130,7 +138,7 @@ export class RunRecorder {
     if (this.pricing) this.#promptCharacters = charactersOf(messages)
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    const event = this.#event('model-request', round, this.advisor, t ?? now())
+    const event = this.#event('model-request', round, this.#advisor, t ?? now())
     event.messages = sent
     event.options = this.#options(options)
     if (provider) event.provider = provider
@@ -155,7 +163,7 @@ export class RunRecorder {
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
     const text = this.redactor.text(generation?.output.text ?? '')
     const toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
-    const event = this.#event('model-response', round, this.advisor, timing.at ?? now())
+    const event = this.#event('model-response', round, this.#advisor, timing.at ?? now())
     event.text = text
     event.toolCalls = toolCalls
     event.durationMs = timing.durationMs
@@ -271,7 +279,7 @@ export class RunRecorder {
     if (this.usage) body.usage = this.usage
     if (this.finishReason) body.finishReason = this.redactor.text(this.finishReason)
     if (error) body.error = this.error(error)
-    this.emit(0, body, this.advisor, ended)
+    this.emit(0, body, this.#advisor, ended)
   }
 
   /** How many leading messages this request shares with the run's previous one (by identity). */
