@@ -2,6 +2,7 @@ import type { ChatResponse } from '../../core'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
 import { StreamedTail } from '../../trace/streamed-tail'
+import type { Redactor } from '../../trace'
 
 /**
  * The `model-chunk` events of a run's streamed responses: each chunk's text and reasoning masked
@@ -17,10 +18,13 @@ export class ChunkRecorder {
 
   readonly #run: RunRecorder
 
-  constructor(run: RunRecorder) {
+  readonly #redactor: Redactor
+
+  constructor(run: RunRecorder, redactor: Redactor) {
     this.#run = run
-    this.#text = new StreamedTail(run.redactor)
-    this.#reasoning = new StreamedTail(run.redactor)
+    this.#redactor = redactor
+    this.#text = new StreamedTail(redactor)
+    this.#reasoning = new StreamedTail(redactor)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#text)
   }
 
@@ -45,7 +49,7 @@ export class ChunkRecorder {
     if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, text)
     const body = this.#body(index, text, reasoning ?? '', !!finishReason)
     if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#run.tracedToolCall(call))
-    if (finishReason) body.finishReason = this.#run.redactor.text(finishReason)
+    if (finishReason) body.finishReason = this.#redactor.text(finishReason)
     if (usage) body.usage = usage
     this.#run.emit(round, body)
   }

@@ -21,7 +21,6 @@ import {
 import { fallbackModelOf } from '../markers'
 import {
   type RunStatus,
-  type TraceEventBody,
   type TraceSink,
   withPerformanceTrack,
   Redactor,
@@ -208,22 +207,18 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       case 'approval':
         return run.approval(event, source)
       case 'evaluation':
-        return run.emit(0, run.redactor.data(event) as TraceEventBody, source)
+        return run.report(0, event, source)
       case 'validation-attempt':
-        return run.emit(
-          round,
-          { ...(run.redactor.data(event) as object), type: 'validation' } as TraceEventBody,
-          source,
-        )
+        return run.report(round, { ...event, type: 'validation' }, source)
       case 'note': {
         const { advisor: _advisor, ...note } = event
-        return run.emit(round, run.redactor.data(note) as TraceEventBody, source)
+        return run.report(round, note, source)
       }
       // Outside the loop these belong to the first round: documents go into its request.
       case 'escalation':
       case 'compaction':
       case 'retrieval':
-        return run.emit(round || 1, run.redactor.data(event) as TraceEventBody, source)
+        return run.report(round || 1, event, source)
     }
   }
 

@@ -38,6 +38,7 @@ import { tracedParts } from './traced-parts'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
+  readonly runId: string
   readonly startedAt = now()
   rounds = 0
   usage: Usage | undefined
@@ -60,21 +61,18 @@ export class RunRecorder {
   readonly #sink: TraceSink
   readonly #nextSeq: () => number
   readonly #advisor: string
+  readonly #redactor: Redactor
 
-  constructor(
-    readonly runId: string,
-    sink: TraceSink,
-    readonly redactor: Redactor,
-    nextSeq: () => number,
-    advisor: string,
-  ) {
+  constructor(runId: string, sink: TraceSink, redactor: Redactor, nextSeq: () => number, advisor: string) {
+    this.runId = runId
+    this.#redactor = redactor
     this.#sink = sink
     this.#nextSeq = nextSeq
     this.#advisor = advisor
   }
 
   get chunks(): ChunkRecorder {
-    return (this.#chunks ??= new ChunkRecorder(this))
+    return (this.#chunks ??= new ChunkRecorder(this, this.#redactor))
   }
 
   /** A new event of `type`: the one place an event's header is written. The caller sets the event's own fields on it and sends it. */
@@ -96,6 +94,11 @@ export class RunRecorder {
   /** Sends an event of `body`'s fields. `t`: when it happened, if the caller read the clock. */
   emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
     this.#send(Object.assign(this.#event(body.type, round, advisor, t), body))
+  }
+
+  /** Sends an advisor's report (validation, evaluation, escalation, note…) as it came, every text in it masked. */
+  report(round: number, report: object, advisor: string): void {
+    this.emit(round, this.#redactor.data(report) as TraceEventBody, advisor)
   }
 
   roundStart(round: number, advisor: string, t: number): void {
@@ -161,17 +164,17 @@ export class RunRecorder {
     this.usage = addUsage(this.usage, usage)
     this.finishReason = finishReason ?? this.finishReason
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    const text = this.redactor.text(generation?.output.text ?? '')
+    const text = this.#redactor.text(generation?.output.text ?? '')
     const toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
     const event = this.#event('model-response', round, this.#advisor, timing.at ?? now())
     event.text = text
     event.toolCalls = toolCalls
     event.durationMs = timing.durationMs
-    if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redactor)
-    if (finishReason) event.finishReason = this.redactor.text(finishReason)
+    if (generation?.output.reasoning) event.reasoning = this.#redactor.text(generation.output.reasoning)
+    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.#redactor)
+    if (finishReason) event.finishReason = this.#redactor.text(finishReason)
     if (usage) event.usage = usage
-    if (typeof metadata?.model === 'string') event.model = this.redactor.text(metadata.model)
+    if (typeof metadata?.model === 'string') event.model = this.#redactor.text(metadata.model)
     if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
     if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
@@ -182,7 +185,7 @@ export class RunRecorder {
     for (const key in metadata)
       if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
     for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
-    if (extra) event.metadata = this.redactor.data(extra) as Record<string, unknown>
+    if (extra) event.metadata = this.#redactor.data(extra) as Record<string, unknown>
     if (this.pricing) this.#cost(event, response)
     this.#send(event)
   }
@@ -218,7 +221,7 @@ export class RunRecorder {
     const body: TraceEventBody = { type: 'approval', phase, toolCall: this.tracedToolCall(toolCall) }
     if (decision) body.decision = decision
     // An edit's detail is the edited arguments: masked as the call's own are (other text stays text).
-    if (detail !== undefined) body.detail = this.redactor.arguments(detail)
+    if (detail !== undefined) body.detail = this.#redactor.arguments(detail)
     this.emit(round, body, advisor)
   }
 
@@ -226,7 +229,7 @@ export class RunRecorder {
     const toolCall = this.tracedToolCall(start.toolCall)
     const event = this.#event('tool-start', round, advisor, t ?? now())
     event.toolCall = toolCall
-    if (start.source) event.source = this.redactor.data(start.source) as ToolSource
+    if (start.source) event.source = this.#redactor.data(start.source) as ToolSource
     this.#send(event)
   }
 
@@ -246,16 +249,16 @@ export class RunRecorder {
     advisor: string,
   ): void {
     const toolCall = this.tracedToolCall(end.toolCall)
-    const result = this.redactor.text(end.result)
+    const result = this.#redactor.text(end.result)
     const event = this.#event('tool-end', round, advisor, end.at ?? now())
     event.toolCall = toolCall
     event.result = result
     event.durationMs = end.durationMs
     event.returnDirect = end.returnDirect
-    if (end.error !== undefined) event.error = this.redactor.text(end.error)
+    if (end.error !== undefined) event.error = this.#redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
-    if (end.source) event.source = this.redactor.data(end.source) as ToolSource
-    if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
+    if (end.source) event.source = this.#redactor.data(end.source) as ToolSource
+    if (end.detail) event.detail = this.#redactor.data(end.detail) as Record<string, unknown>
     this.#send(event)
   }
 
@@ -277,7 +280,7 @@ export class RunRecorder {
       rounds: this.rounds,
     }
     if (this.usage) body.usage = this.usage
-    if (this.finishReason) body.finishReason = this.redactor.text(this.finishReason)
+    if (this.finishReason) body.finishReason = this.#redactor.text(this.finishReason)
     if (error) body.error = this.error(error)
     this.emit(0, body, this.#advisor, ended)
   }
@@ -302,30 +305,30 @@ export class RunRecorder {
           role: 'tool',
           responses: message.responses.map((response) => ({
             id: response.id,
-            name: this.redactor.text(response.name),
-            responseData: this.redactor.text(response.responseData),
+            name: this.#redactor.text(response.name),
+            responseData: this.#redactor.text(response.responseData),
           })),
         }
         break
       case 'assistant': {
         const assistant: AssistantMessage = {
           role: 'assistant',
-          text: this.redactor.text(message.text),
+          text: this.#redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
         }
-        if (message.reasoning) assistant.reasoning = this.redactor.text(message.reasoning)
-        if (message.parts) assistant.parts = tracedParts(message.parts, this.redactor)
+        if (message.reasoning) assistant.reasoning = this.#redactor.text(message.reasoning)
+        if (message.parts) assistant.parts = tracedParts(message.parts, this.#redactor)
         traced = assistant
         break
       }
       case 'user':
-        traced = { role: 'user', text: this.redactor.text(message.text) }
-        if (message.parts) traced.parts = tracedParts(message.parts, this.redactor)
+        traced = { role: 'user', text: this.#redactor.text(message.text) }
+        if (message.parts) traced.parts = tracedParts(message.parts, this.#redactor)
         break
       default:
-        traced = { role: message.role, text: this.redactor.text(message.text) }
+        traced = { role: message.role, text: this.#redactor.text(message.text) }
     }
-    if (message.metadata) traced.metadata = this.redactor.data(message.metadata, 'metadata') as Record<string, unknown>
+    if (message.metadata) traced.metadata = this.#redactor.data(message.metadata, 'metadata') as Record<string, unknown>
     return traced
   }
 
@@ -345,8 +348,8 @@ export class RunRecorder {
       return last!
     const traced = {
       id: call.id,
-      name: this.redactor.text(call.name),
-      arguments: this.redactor.arguments(call.arguments),
+      name: this.#redactor.text(call.name),
+      arguments: this.#redactor.arguments(call.arguments),
     }
     this.#lastCall = call
     this.#lastArguments = call.arguments
@@ -366,11 +369,11 @@ export class RunRecorder {
   #traceOptions(options: ChatOptions): TracedOptions {
     const { tools, toolContext, responseFormat, ...rest } = options
     // Provider options too: a key that names a secret is masked at any depth.
-    const traced = this.redactor.data(rest) as TracedOptions
+    const traced = this.#redactor.data(rest) as TracedOptions
     // Schemas name fields like `password`: their names stay, their texts and example values are masked.
     if (responseFormat)
-      traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
-    if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.redactor))
+      traced.responseFormat = this.#redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
+    if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.#redactor))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     return traced
   }
@@ -379,10 +382,10 @@ export class RunRecorder {
   error(error: ErrorInfo): ErrorInfo {
     const masked: ErrorInfo = {
       ...error,
-      name: this.redactor.text(error.name),
-      message: this.redactor.text(error.message),
+      name: this.#redactor.text(error.name),
+      message: this.#redactor.text(error.message),
     }
-    if (error.code !== undefined) masked.code = this.redactor.text(error.code)
+    if (error.code !== undefined) masked.code = this.#redactor.text(error.code)
     return masked
   }
 }
