@@ -18,11 +18,12 @@ import {
 // Chat Completions responses in our plain data (the request side is ./openai-request). Loaded with
 // the first response, so an app pays for it only once a request is on its way.
 
+/** A tool call or a fragment of one, as a message or delta holds it (its function's name and arguments flattened). */
 export interface OpenAIToolCall {
-  id?: string
-  type?: 'function'
-  index?: number
-  function?: { name?: string; arguments?: string | Record<string, unknown> }
+  id?: string | undefined
+  index?: number | undefined
+  name?: string | undefined
+  arguments?: string | WireObject | null | undefined
 }
 
 /**
@@ -56,8 +57,8 @@ export function toToolCall(
   responseId: string | undefined,
   blank: string,
 ): ToolCall {
-  const name = call.function?.name ?? ''
-  const args = call.function?.arguments
+  const name = call.name ?? ''
+  const args = call.arguments
   return {
     id: call.id || stableToolCallId(responseId, index, name),
     name,
@@ -77,11 +78,7 @@ export function readToolCalls(value: unknown, path: string, context: ErrorContex
     const index = optionalIndex(call['index'], `${at}.index`, context)
     const id = optionalString(call['id'], `${at}.id`, context)
     const name = optionalString(fn?.['name'], `${at}.function.name`, context)
-    return {
-      ...(index !== undefined ? { index } : {}),
-      ...(id !== undefined ? { id } : {}),
-      ...(fn ? { function: { ...(name !== undefined ? { name } : {}), ...(args ? { arguments: args } : {}) } } : {}),
-    }
+    return { index, id, name, arguments: args }
   })
 }
 

@@ -119,14 +119,7 @@ export class OpenAIStreamReader {
     const blank = stoppedShort(this.#finishReason) ? '' : '{}'
     const toolCalls = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, call], position) =>
-        toToolCall(
-          { id: call.id, function: { name: call.name, arguments: call.arguments } },
-          position,
-          this.#id,
-          blank,
-        ),
-      )
+      .map(([, call], position) => toToolCall(call, position, this.#id, blank))
     const generation = toGeneration(
       '',
       '',
@@ -159,9 +152,9 @@ export class OpenAIStreamReader {
     this.#lastKey = key
     if (fragment.id) call.id = fragment.id
     // Most servers send the name once; some repeat it with every fragment.
-    const name = fragment.function?.name
+    const name = fragment.name
     if (name && call.name !== name) call.name += name
-    const args = fragment.function?.arguments
+    const args = fragment.arguments
     if (typeof args === 'string') call.arguments += args
     else if (args) call.arguments = JSON.stringify(args)
     if (this.#toolCallDeltas) this.#report(call)
@@ -186,7 +179,7 @@ export class OpenAIStreamReader {
   #keyOf(fragment: OpenAIToolCall): number {
     if (fragment.index !== undefined) return fragment.index
     for (const [key, call] of this.#calls) if (fragment.id && call.id === fragment.id) return key
-    if (!fragment.id && !fragment.function?.name && this.#lastKey !== undefined) return this.#lastKey
+    if (!fragment.id && !fragment.name && this.#lastKey !== undefined) return this.#lastKey
     return this.#calls.size === 0 ? 0 : Math.max(...this.#calls.keys()) + 1
   }
 }
