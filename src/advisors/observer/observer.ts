@@ -227,7 +227,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const own = event.advisors.find(({ name, order }) => name === this.name && order === this.order)?.placement
     const hasLoop = event.advisors.some(({ placement }) => placement === 'tool-loop')
     const placement: Placement = !hasLoop ? 'no-loop' : own === 'outside-loop' ? 'outside-loop' : 'inside-loop'
-    const recorder = this.#recorder(runId)
+    const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name, this.#pricing)
     this.#runs.set(runId, { recorder, placement, calls: 0 })
     recorder.start(event.mode, placement, [...event.advisors], context)
   }
@@ -275,12 +275,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     // An advisor outside the loop (an evaluation) may still report on the run after it ended.
     this.#ended.set(run.runId, entry)
     if (this.#ended.size > ENDED_RUNS_KEPT) this.#ended.delete(this.#ended.keys().next().value!)
-  }
-
-  #recorder(runId: string): RunRecorder {
-    const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
-    recorder.pricing = this.#pricing
-    return recorder
   }
 }
 

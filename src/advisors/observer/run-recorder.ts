@@ -39,9 +39,9 @@ import { tracedParts } from './traced-parts'
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
   readonly runId: string
-  readonly startedAt = now()
-  rounds = 0
-  usage: Usage | undefined
+  readonly #startedAt = now()
+  #rounds = 0
+  #usage: Usage | undefined
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
@@ -53,7 +53,7 @@ export class RunRecorder {
   #lastArguments: string | undefined
   #lastTracedCall: ToolCall | undefined
   /** Prices to cost each response at (the observer's `pricing`), and the escalation fallback's model id. */
-  pricing: Pricing | undefined
+  readonly #pricing: Pricing | undefined
   fallbackModel: string | undefined
   /** The characters of the last request's messages, to estimate its tokens when the provider reports none. */
   #promptCharacters = 0
@@ -63,8 +63,16 @@ export class RunRecorder {
   readonly #advisor: string
   readonly #redactor: Redactor
 
-  constructor(runId: string, sink: TraceSink, redactor: Redactor, nextSeq: () => number, advisor: string) {
+  constructor(
+    runId: string,
+    sink: TraceSink,
+    redactor: Redactor,
+    nextSeq: () => number,
+    advisor: string,
+    pricing?: Pricing,
+  ) {
     this.runId = runId
+    this.#pricing = pricing
     this.#redactor = redactor
     this.#sink = sink
     this.#nextSeq = nextSeq
@@ -130,15 +138,15 @@ export class RunRecorder {
     const parent = context[AGENT_CALL_KEY] as Partial<AgentCall> | undefined
     if (typeof parent?.parentRunId === 'string') body.parentRunId = parent.parentRunId
     if (typeof parent?.parentToolCallId === 'string') body.parentToolCallId = parent.parentToolCallId
-    this.emit(0, body, this.#advisor, this.startedAt)
+    this.emit(0, body, this.#advisor, this.#startedAt)
   }
 
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
-    this.rounds = Math.max(this.rounds, round)
+    this.#rounds = Math.max(this.#rounds, round)
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
-    if (this.pricing) this.#promptCharacters = charactersOf(messages)
+    if (this.#pricing) this.#promptCharacters = charactersOf(messages)
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
     const event = this.#event('model-request', round, this.#advisor, t ?? now())
@@ -151,7 +159,7 @@ export class RunRecorder {
 
   /** How a run whose rounds the observer does not see (it sits outside the loop) ended: its usage and finish reason. */
   outcome(response: ChatResponse | null): void {
-    this.usage = response?.metadata.usage
+    this.#usage = response?.metadata.usage
     this.finishReason = response?.results[0]?.metadata.finishReason ?? this.finishReason
   }
 
@@ -161,7 +169,7 @@ export class RunRecorder {
     const metadata = response?.metadata
     const usage = metadata?.usage
     const finishReason = generation?.metadata.finishReason
-    this.usage = addUsage(this.usage, usage)
+    this.#usage = addUsage(this.#usage, usage)
     this.finishReason = finishReason ?? this.finishReason
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
     const text = this.#redactor.text(generation?.output.text ?? '')
@@ -186,13 +194,13 @@ export class RunRecorder {
       if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
     for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
     if (extra) event.metadata = this.#redactor.data(extra) as Record<string, unknown>
-    if (this.pricing) this.#cost(event, response)
+    if (this.#pricing) this.#cost(event, response)
     this.#send(event)
   }
 
   /** The response's cost at the app's prices: from the usage reported, else from an estimate marked as one. */
   #cost(event: TraceEventOf<'model-response'>, response: ChatResponse | null): void {
-    const pricing = this.pricing!
+    const pricing = this.#pricing!
     let usage = response?.metadata.usage
     if (!usage) {
       const output = response?.results[0]?.output
@@ -276,10 +284,10 @@ export class RunRecorder {
     const body: TraceEventBody & { type: 'run-end' } = {
       type: 'run-end',
       status,
-      durationMs: ended - this.startedAt,
-      rounds: this.rounds,
+      durationMs: ended - this.#startedAt,
+      rounds: this.#rounds,
     }
-    if (this.usage) body.usage = this.usage
+    if (this.#usage) body.usage = this.#usage
     if (this.finishReason) body.finishReason = this.#redactor.text(this.finishReason)
     if (error) body.error = this.error(error)
     this.emit(0, body, this.#advisor, ended)
