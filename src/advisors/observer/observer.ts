@@ -93,72 +93,53 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   }
 
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    let watch: StreamObservation
+    const started = now()
     try {
-      const { run, round, placement } = this.#enter(request)
-      if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(request))
-      return this.#round(run, round, request, chain)
+      watch = this.#watch(request, chain.callAdvisors)
+      watch.begin(started)
     } catch (error) {
       return Promise.reject(error)
     }
-  }
-
-  /** One round of a call, recorded. */
-  #round(
-    run: RunRecorder,
-    round: number,
-    forwarded: ChatClientRequest,
-    chain: CallAdvisorChain,
-  ): Promise<ChatClientResponse> {
-    const started = now()
-    this.#begin(run, round, forwarded, chain.callAdvisors, started)
     let next: Promise<ChatClientResponse>
     try {
-      next = chain.nextCall(forwarded)
+      next = chain.nextCall(request)
     } catch (error) {
-      this.#roundFailed(run, round, started, error)
-      return Promise.reject(error)
+      next = Promise.reject(error)
     }
     return next.then(
-      (response) => this.#answered(run, round, response, started, now()),
+      (response) => {
+        const ended = now()
+        watch.finish('ok', response.chatResponse, { durationMs: ended - started, at: ended })
+        return response
+      },
       (error: unknown) => {
-        this.#roundFailed(run, round, started, error)
+        const ended = now()
+        watch.finish(isAbortError(error) ? 'aborted' : 'error', null, { durationMs: ended - started, at: ended }, error)
         throw error
       },
     )
   }
 
-  /** A round starts: the request it sends, and the fallback model its answer is priced at. */
-  #begin(
-    run: RunRecorder,
-    round: number,
-    request: ChatClientRequest,
-    advisors: readonly Advisor[],
-    started: number,
-  ): void {
-    if (this.#pricing) run.fallbackModel ??= fallbackModelOf(advisors)
-    run.roundStart(round, this.name, started)
-    run.request(round, request.prompt.messages, request.prompt.options, started, providerOf(advisors))
-  }
-
-  #answered(
-    run: RunRecorder,
-    round: number,
-    response: ChatClientResponse,
-    started: number,
-    ended: number,
-  ): ChatClientResponse {
-    run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-    run.roundEnd(round, 'ok', ended - started, this.name, ended)
-    return response
-  }
-
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    const watch = this.#watch(request, chain.streamAdvisors)
+    return observedStream(() => chain.nextStream(request), watch, contextValue(request.context, ROUND_ANSWER_KEY))
+  }
+
+  /**
+   * How a call or stream of a request is recorded: inside the loop (or with no loop) as a round of
+   * the run; outside it, only how the run ended.
+   */
+  #watch(request: ChatClientRequest, advisors: readonly Advisor[]): StreamObservation {
     const { run, round, placement } = this.#enter(request)
-    const forwarded = request
     const perRound = placement !== 'outside-loop'
-    const watch: StreamObservation = {
+    return {
       begin: (started) => {
-        if (perRound) this.#begin(run, round, forwarded, chain.streamAdvisors, started)
+        if (!perRound) return
+        // The request it sends, and the fallback model its answer is priced at.
+        if (this.#pricing) run.fallbackModel ??= fallbackModelOf(advisors)
+        run.roundStart(round, this.name, started)
+        run.request(round, request.prompt.messages, request.prompt.options, started, providerOf(advisors))
       },
       chunk: (index, chunk) => {
         if (perRound && this.#chunks) run.chunks.chunk(round, index, chunk)
@@ -174,7 +155,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         }
       },
     }
-    return observedStream(() => chain.nextStream(forwarded), watch, contextValue(request.context, ROUND_ANSWER_KEY))
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {
@@ -248,23 +228,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       round: typeof round === 'number' ? round : placement === 'no-loop' ? ++entry.calls : 0,
       placement,
     }
-  }
-
-  async #outside(run: RunRecorder, next: () => Promise<ChatClientResponse>): Promise<ChatClientResponse> {
-    try {
-      const response = await next()
-      run.outcome(response.chatResponse)
-      return response
-    } catch (error) {
-      run.failure(0, error)
-      throw error
-    }
-  }
-
-  #roundFailed(run: RunRecorder, round: number, started: number, error: unknown): void {
-    const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
-    run.failure(round, error)
-    run.roundEnd(round, status, now() - started, this.name)
   }
 
   #end(run: RunRecorder, status: RunStatus, error?: ErrorInfo): void {
