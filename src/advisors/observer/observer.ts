@@ -179,11 +179,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       case 'run-end':
         return this.#end(run, event.status, event.error)
       case 'retry':
-        return run.emit(
-          round,
-          { type: 'retry', attempt: event.attempt, error: run.error(event.error), delayMs: event.delayMs },
-          source,
-        )
+        return run.report(round, event, source)
       case 'approval':
         return run.approval(event, source)
       case 'evaluation':
