@@ -28,14 +28,18 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
   /** The attempt of the round that streams now, from 1 (a validation retry or an escalation starts another). */
   #attempt = 1
 
-  constructor(private readonly report: (part: StreamPart) => void) {}
+  readonly #report: (part: StreamPart) => void
+
+  constructor(report: (part: StreamPart) => void) {
+    this.#report = report
+  }
 
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     const round = contextValue(request.context, ROUND_KEY) ?? this.round + 1
     if (round !== this.round) {
       this.round = round
       this.#attempt = 1
-      this.report({ type: 'round-start', round })
+      this.#report({ type: 'round-start', round })
     }
     const options = { ...request.prompt.options, toolCallDeltas: true }
     const forwarded = { ...request, prompt: { ...request.prompt, options } }
@@ -54,19 +58,19 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
           this.#start(id, delta.name)
         }
         if (delta.argumentsDelta)
-          this.report({ type: 'tool-call-delta', round, id, argumentsDelta: delta.argumentsDelta })
+          this.#report({ type: 'tool-call-delta', round, id, argumentsDelta: delta.argumentsDelta })
       }
       for (const call of output.toolCalls) {
         // A model that sends its calls whole starts them here.
         this.#start(call.id, call.name)
-        this.report({ type: 'tool-call', round, id: call.id, name: call.name, arguments: call.arguments })
+        this.#report({ type: 'tool-call', round, id: call.id, name: call.name, arguments: call.arguments })
       }
       return chunk
     }
     return streamStage({
       open: () => chain.nextStream(forwarded),
       chunk: read,
-      end: () => this.report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) }),
+      end: () => this.#report({ type: 'round-end', round, ...(finishReason ? { finishReason } : {}) }),
     })
   }
 
@@ -75,7 +79,7 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
       case 'approval': {
         const { round, toolCall } = event
         if (event.phase === 'requested')
-          this.report({
+          this.#report({
             type: 'approval-requested',
             round,
             id: toolCall.id,
@@ -83,7 +87,7 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
             arguments: toolCall.arguments,
           })
         else
-          this.report({
+          this.#report({
             type: 'approval-decided',
             round,
             id: toolCall.id,
@@ -101,10 +105,10 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
           this.#restart(this.#attempt + 1, [`${event.reason}: ${event.detail ?? event.from} (now ${event.to})`])
         break
       case 'tool-execution-start':
-        this.report({ type: 'tool-start', round: event.round, id: event.toolCall.id, name: event.toolCall.name })
+        this.#report({ type: 'tool-start', round: event.round, id: event.toolCall.id, name: event.toolCall.name })
         break
       case 'tool-execution-end':
-        this.report({
+        this.#report({
           type: 'tool-result',
           round: event.round,
           id: event.toolCall.id,
@@ -118,18 +122,18 @@ export class StreamPartsAdvisor implements StreamAdvisor, ChainEventListener {
 
   /** Reports a part of the stream of a sub-agent that tool call `id` (of tool `name`) runs. */
   reportAgentPart(id: string, name: string, part: StreamPart): void {
-    this.report({ type: 'agent-part', round: this.round, id, name, part })
+    this.#report({ type: 'agent-part', round: this.round, id, name, part })
   }
 
   #restart(attempt: number, errors: string[]): void {
     this.#attempt = attempt
-    this.report({ type: 'attempt-start', round: this.round, attempt, errors })
+    this.#report({ type: 'attempt-start', round: this.round, attempt, errors })
   }
 
   #start(id: string, name: string): void {
     // A call replayed on resume, or announced already, starts once.
     if (this.#announced.has(id)) return
     this.#announced.add(id)
-    this.report({ type: 'tool-call-start', round: this.round, id, name })
+    this.#report({ type: 'tool-call-start', round: this.round, id, name })
   }
 }

@@ -1,5 +1,5 @@
 import type { AnyAdvisor } from '../core'
-import { AdvisorParams } from './advisor-params'
+import { TOOL_CALLING_AUTO_REGISTER } from './advisor-params'
 import { isMemoryAdvisor, isToolAdvisor, ToolCallingAdvisor, type ToolCallingAdvisorBuilder } from '../advisors'
 
 /**
@@ -17,7 +17,7 @@ export function withToolAdvisor(
       `At most one ToolAdvisor is allowed in the advisor chain, but found ${toolAdvisors.length}: [${toolAdvisors.map((a) => `${a.name} (order=${a.order})`).join(', ')}]`,
     )
   }
-  if (toolAdvisors.length === 1 || params[AdvisorParams.TOOL_CALLING_AUTO_REGISTER] === false) return [...advisors]
+  if (toolAdvisors.length === 1 || params[TOOL_CALLING_AUTO_REGISTER] === false) return [...advisors]
   const toolBuilder = builder ?? ToolCallingAdvisor.builder()
   const memoryInsideLoop = advisors.some((advisor) => isMemoryAdvisor(advisor) && advisor.order > toolBuilder.order)
   const overrides = memoryInsideLoop ? { conversationHistoryEnabled: false } : {}

@@ -30,9 +30,9 @@ import { entityStream, type PartialEntityStream } from './partial-entity'
 /** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
 interface CallSpec {
   model: ChatModel
-  system: string | undefined
+  system?: string | undefined
   messages: Message[]
-  user: string | undefined
+  user?: string | undefined
   /** Images and files sent with the user text. */
   attachments: AttachmentPart[]
   tools: ToolCallback[]
@@ -40,8 +40,8 @@ interface CallSpec {
   options: ChatOptions
   advisors: AnyAdvisor[]
   params: Record<string, unknown>
-  signal: AbortSignal | undefined
-  toolCallingAdvisor: ToolCallingAdvisorBuilder | undefined
+  signal?: AbortSignal | undefined
+  toolCallingAdvisor?: ToolCallingAdvisorBuilder | undefined
   /** Shared by a client's requests. */
   chains: ChainMemo
 }
@@ -321,17 +321,13 @@ export function askForEntity(
 function emptySpec(model: ChatModel): CallSpec {
   return {
     model,
-    system: undefined,
     messages: [],
-    user: undefined,
     attachments: [],
     tools: [],
     toolContext: {},
     options: {},
     advisors: [],
     params: {},
-    signal: undefined,
-    toolCallingAdvisor: undefined,
     chains: chainMemo(),
   }
 }

@@ -15,7 +15,7 @@ export function partsOf(message: Message): MessagePart[] {
     case 'system':
       return message.text ? [{ type: 'text', text: message.text }] : []
     case 'user':
-      return userParts(message)
+      return userPartsOf(message)
     case 'assistant':
       return assistantParts(message)
     case 'tool':
@@ -76,7 +76,8 @@ export function isPlainOrder(parts: readonly AssistantPart[]): boolean {
   return true
 }
 
-function userParts(message: UserMessage): UserPart[] {
+/** A user message's parts, as `partsOf` gives them: a request mapping that reads no other message's parts needs no more. */
+export function userPartsOf(message: UserMessage): UserPart[] {
   if (!message.parts) return message.text ? [{ type: 'text', text: message.text }] : []
   return withCurrentText(message.parts, 'text', message.text) as UserPart[]
 }

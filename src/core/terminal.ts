@@ -42,18 +42,18 @@ export function modelOf(advisors: readonly Advisor[]): ChatModel | undefined {
   return last && isTerminalAdvisor(last) ? last.model : undefined
 }
 
+/** What a terminal says of itself: it runs last, and names the model it calls. */
+function terminal(name: string, model: ChatModel, withModel: TerminalAdvisor['withModel']): Advisor & TerminalAdvisor {
+  return { name, order: LOWEST_PRECEDENCE, [TERMINAL]: true, provider: model.provider, model, withModel }
+}
+
 /** The last call advisor: it sends the prompt to the model, shaped by `shape` (structured output). */
 export function modelCallAdvisor(
   model: ChatModel,
   shape: PromptShaper = (prompt) => prompt,
 ): CallAdvisor & TerminalAdvisor {
   return {
-    name: 'call',
-    order: LOWEST_PRECEDENCE,
-    [TERMINAL]: true,
-    provider: model.provider,
-    model,
-    withModel: (other) => modelCallAdvisor(other, shape),
+    ...terminal('call', model, (other) => modelCallAdvisor(other, shape)),
     adviseCall(request) {
       // A reaction on the model's promise rather than an async function: no suspended frame per round.
       try {
@@ -79,12 +79,7 @@ export function modelStreamAdvisor(
   shape: PromptShaper = (prompt) => prompt,
 ): StreamAdvisor & TerminalAdvisor {
   return {
-    name: 'stream',
-    order: LOWEST_PRECEDENCE,
-    [TERMINAL]: true,
-    provider: model.provider,
-    model,
-    withModel: (other) => modelStreamAdvisor(other, shape),
+    ...terminal('stream', model, (other) => modelStreamAdvisor(other, shape)),
     adviseStream(request): AsyncIterable<ChatClientResponse> {
       const context = request.context
       return streamStage({

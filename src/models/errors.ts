@@ -4,11 +4,11 @@ import { withoutCredentials } from './secrets'
 /** Every failure of a remote model: HTTP errors, network failures, broken streams. Never holds an API key. */
 export class ChatModelError extends Error {
   override readonly name = 'ChatModelError'
-  readonly provider: string
+  readonly provider!: string
   readonly status?: number
   /** The provider's error code or type, e.g. `invalid_api_key`, `overloaded_error`. */
   readonly code?: string
-  readonly retryable: boolean
+  readonly retryable!: boolean
   readonly retryAfterMs?: number
   /** The provider's request id, to quote to its support. */
   readonly requestId?: string
@@ -26,13 +26,10 @@ export class ChatModelError extends Error {
     },
   ) {
     // Servers echo keys in messages, codes and request ids; every text is scrubbed of registered secrets.
-    super(scrubSecrets(message), details.cause === undefined ? undefined : { cause: scrubbedCause(details.cause) })
-    this.provider = details.provider
-    this.retryable = details.retryable
-    if (details.status !== undefined) this.status = details.status
-    if (details.code !== undefined) this.code = scrubSecrets(details.code)
-    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs
-    if (details.requestId !== undefined) this.requestId = scrubSecrets(details.requestId)
+    const { cause, ...fields } = details
+    super(scrubSecrets(message), cause === undefined ? undefined : { cause: scrubbedCause(cause) })
+    for (const [key, value] of Object.entries(fields))
+      if (value !== undefined) Object.assign(this, { [key]: typeof value === 'string' ? scrubSecrets(value) : value })
   }
 }
 

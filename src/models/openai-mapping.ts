@@ -1,11 +1,4 @@
-import {
-  stoppedShort,
-  type ToolCall,
-  type ChatResponse,
-  type Generation,
-  type GenerationMetadata,
-  type Usage,
-} from '../core'
+import { stoppedShort, type ToolCall, type ChatResponse, type Generation, type Usage } from '../core'
 import type { ErrorContext } from './errors'
 import { inBandError } from './http-error'
 import { stableToolCallId } from './stable-id'
@@ -25,11 +18,12 @@ import {
 // Chat Completions responses in our plain data (the request side is ./openai-request). Loaded with
 // the first response, so an app pays for it only once a request is on its way.
 
+/** A tool call or a fragment of one, as a message or delta holds it (its function's name and arguments flattened). */
 export interface OpenAIToolCall {
-  id?: string
-  type?: 'function'
-  index?: number
-  function?: { name?: string; arguments?: string | Record<string, unknown> }
+  id?: string | undefined
+  index?: number | undefined
+  name?: string | undefined
+  arguments?: string | WireObject | null | undefined
 }
 
 /**
@@ -63,8 +57,8 @@ export function toToolCall(
   responseId: string | undefined,
   blank: string,
 ): ToolCall {
-  const name = call.function?.name ?? ''
-  const args = call.function?.arguments
+  const name = call.name ?? ''
+  const args = call.arguments
   return {
     id: call.id || stableToolCallId(responseId, index, name),
     name,
@@ -84,11 +78,7 @@ export function readToolCalls(value: unknown, path: string, context: ErrorContex
     const index = optionalIndex(call['index'], `${at}.index`, context)
     const id = optionalString(call['id'], `${at}.id`, context)
     const name = optionalString(fn?.['name'], `${at}.function.name`, context)
-    return {
-      ...(index !== undefined ? { index } : {}),
-      ...(id !== undefined ? { id } : {}),
-      ...(fn ? { function: { ...(name !== undefined ? { name } : {}), ...(args ? { arguments: args } : {}) } } : {}),
-    }
+    return { index, id, name, arguments: args }
   })
 }
 
@@ -133,18 +123,44 @@ function readContent(value: unknown, path: string, context: ErrorContext): { tex
 export const REASONING_CONTENT = 'openaiReasoningContent'
 
 /**
- * DeepSeek (thinking mode) answers 400 unless the reasoning of a message with tool calls comes back as
- * `reasoning_content`; servers that never sent one may refuse it, so it goes back only to the one that did.
+ * One answer of a response, complete or streamed. DeepSeek (thinking mode) answers 400 unless the
+ * reasoning of a message with tool calls comes back as `reasoning_content`; servers that never sent
+ * one may refuse it, so a message notes (`sentReasoningContent`) the one server it goes back to. A
+ * refusal is a content filter in the library's words; its text stays in the metadata.
  */
-export function reasoningContentFrom(sent: boolean, context: ErrorContext): { metadata?: Record<string, unknown> } {
-  return sent ? { metadata: { [REASONING_CONTENT]: context.label } } : {}
+export function toGeneration(
+  text: string,
+  reasoning: string,
+  toolCalls: ToolCall[],
+  sentReasoningContent: boolean,
+  finishReason: string | undefined,
+  refusal: string,
+  context: ErrorContext,
+): Generation {
+  return {
+    output: {
+      role: 'assistant',
+      text,
+      toolCalls,
+      ...(reasoning ? { reasoning } : {}),
+      ...(sentReasoningContent && toolCalls.length > 0 ? { metadata: { [REASONING_CONTENT]: context.label } } : {}),
+    },
+    metadata: refusal
+      ? { finishReason: 'content_filter', refusal, ...(finishReason ? { providerFinishReason: finishReason } : {}) }
+      : finishReason
+        ? { finishReason }
+        : {},
+  }
 }
 
-/** A refusal is a content filter in the library's words; its text stays in the metadata. */
-export function finishMetadata(finishReason: string | undefined, refusal: string): GenerationMetadata {
-  if (refusal)
-    return { finishReason: 'content_filter', refusal, ...(finishReason ? { providerFinishReason: finishReason } : {}) }
-  return finishReason ? { finishReason } : {}
+/** A response of these answers, with the id, model and usage it has. */
+export function toChatResponse(
+  results: Generation[],
+  id: string | undefined,
+  model: string | undefined,
+  usage: Usage | undefined,
+): ChatResponse {
+  return { results, metadata: { ...(id ? { id } : {}), ...(model ? { model } : {}), ...(usage ? { usage } : {}) } }
 }
 
 export function fromOpenAICompletion(body: unknown, context: ErrorContext): ChatResponse {
@@ -152,7 +168,7 @@ export function fromOpenAICompletion(body: unknown, context: ErrorContext): Chat
   if (completion['error'] !== undefined && completion['error'] !== null && completion['choices'] === undefined)
     throw inBandError(completion['error'], context, 'the answer is an error')
   const id = firstNonEmpty(undefined, completion['id'])
-  const results: Generation[] = optionalArray(completion['choices'], 'choices', context).map((entry, position) => {
+  const results = optionalArray(completion['choices'], 'choices', context).map((entry, position) => {
     const path = `choices[${position}]`
     const choice = objectAt(entry, path, context)
     const message = optionalObject(choice['message'], `${path}.message`, context) ?? {}
@@ -162,22 +178,8 @@ export function fromOpenAICompletion(body: unknown, context: ErrorContext): Chat
     const toolCalls = readToolCalls(message['tool_calls'], `${path}.message.tool_calls`, context).map((call, index) =>
       toToolCall(call, call.index ?? index, id, blank),
     )
-    const sent = toolCalls.length > 0 && typeof message['reasoning_content'] === 'string'
-    return {
-      output: {
-        role: 'assistant',
-        text,
-        toolCalls,
-        ...(reasoning ? { reasoning } : {}),
-        ...reasoningContentFrom(sent, context),
-      },
-      metadata: finishMetadata(finishReason, refusal),
-    }
+    const sent = typeof message['reasoning_content'] === 'string'
+    return toGeneration(text, reasoning, toolCalls, sent, finishReason, refusal, context)
   })
-  const model = firstNonEmpty(undefined, completion['model'])
-  const usage = toUsage(completion['usage'])
-  return {
-    results,
-    metadata: { ...(id ? { id } : {}), ...(model ? { model } : {}), ...(usage ? { usage } : {}) },
-  }
+  return toChatResponse(results, id, firstNonEmpty(undefined, completion['model']), toUsage(completion['usage']))
 }

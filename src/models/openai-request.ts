@@ -1,4 +1,4 @@
-import { partsOf, type ChatOptions, type Message, type UserMessage } from '../core'
+import { userPartsOf, type ChatOptions, type Message, type UserMessage } from '../core'
 import { isTextFile, textFileText } from './attachment-data'
 import { REASONING_CONTENT } from './openai-mapping'
 import { isStrictSchema } from './strict-schema'
@@ -91,7 +91,7 @@ export function toOpenAIRequest(
  */
 export function userContent(message: UserMessage): string | Array<Record<string, unknown>> {
   if (!message.parts) return message.text
-  return partsOf(message).map((part) => {
+  return userPartsOf(message).map((part) => {
     switch (part.type) {
       case 'image':
         return { type: 'image_url', image_url: { url: part.image } }

@@ -1,13 +1,13 @@
 import type { ServerSentEvent } from './sse'
-import { stoppedShort, type ToolCall, type ToolCallDelta, type ChatResponse, type Usage } from '../core'
+import { stoppedShort, type AssistantMessage, type ToolCallDelta, type ChatResponse, type Usage } from '../core'
 import { streamCut, type ErrorContext } from './errors'
 import { inBandError } from './http-error'
 import { serverSentEvents } from './sse'
 import { stableToolCallId } from './stable-id'
 import {
-  finishMetadata,
-  reasoningContentFrom,
   readTextAndReasoning,
+  toChatResponse,
+  toGeneration,
   readToolCalls,
   toToolCall,
   toUsage,
@@ -59,10 +59,13 @@ export class OpenAIStreamReader {
   /** Progress of the calls in the event being read, when the request asked for it. */
   #progress: ToolCallDelta[] | undefined
 
-  constructor(
-    private readonly context: ErrorContext,
-    private readonly toolCallDeltas = false,
-  ) {}
+  readonly #context: ErrorContext
+  readonly #toolCallDeltas: boolean
+
+  constructor(context: ErrorContext, toolCallDeltas = false) {
+    this.#context = context
+    this.#toolCallDeltas = toolCallDeltas
+  }
 
   /** The chunks one event yields (reasoning and text deltas). */
   read(event: ServerSentEvent): ChatResponse[] {
@@ -73,33 +76,33 @@ export class OpenAIStreamReader {
       return []
     }
     if (data === '') return []
-    const chunk = streamEvent(event, 'a stream chunk', this.context)
+    const chunk = streamEvent(event, 'a stream chunk', this.#context)
     if (!chunk) return []
     if (event.event === 'error' || (chunk['error'] !== undefined && chunk['error'] !== null))
-      throw inBandError(chunk['error'] ?? chunk, this.context, 'the stream reported an error')
+      throw inBandError(chunk['error'] ?? chunk, this.#context, 'the stream reported an error')
     this.#id = firstNonEmpty(this.#id, chunk['id'])
     this.#model = firstNonEmpty(this.#model, chunk['model'])
     // Groq has sent usage under `x_groq`, Moonshot inside the choice.
     const groq = isWireObject(chunk['x_groq']) ? chunk['x_groq'] : {}
     this.#usage = toUsage(chunk['usage']) ?? toUsage(groq['usage']) ?? this.#usage
     const out: ChatResponse[] = []
-    optionalArray(chunk['choices'], 'choices', this.context).forEach((entry, position) => {
+    optionalArray(chunk['choices'], 'choices', this.#context).forEach((entry, position) => {
       const path = `choices[${position}]`
-      const choice = objectAt(entry, path, this.context)
-      if ((optionalIndex(choice['index'], `${path}.index`, this.context) ?? 0) !== 0) return
+      const choice = objectAt(entry, path, this.#context)
+      if ((optionalIndex(choice['index'], `${path}.index`, this.#context) ?? 0) !== 0) return
       this.#usage = toUsage(choice['usage']) ?? this.#usage
       this.#finishReason =
-        optionalString(choice['finish_reason'], `${path}.finish_reason`, this.context) ?? this.#finishReason
-      const delta = optionalObject(choice['delta'], `${path}.delta`, this.context) ?? {}
-      const { text, reasoning, refusal } = readTextAndReasoning(delta, `${path}.delta`, this.context)
+        optionalString(choice['finish_reason'], `${path}.finish_reason`, this.#context) ?? this.#finishReason
+      const delta = optionalObject(choice['delta'], `${path}.delta`, this.#context) ?? {}
+      const { text, reasoning, refusal } = readTextAndReasoning(delta, `${path}.delta`, this.#context)
       this.#refusal += refusal
       this.#reasoningContent ||= typeof delta['reasoning_content'] === 'string'
-      for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.context))
+      for (const call of readToolCalls(delta['tool_calls'], `${path}.delta.tool_calls`, this.#context))
         this.#addFragment(call)
-      if (reasoning) out.push(deltaChunk('', reasoning))
-      if (text) out.push(deltaChunk(text, ''))
+      if (reasoning) out.push(deltaChunk({ reasoning }))
+      if (text) out.push(deltaChunk({ text }))
       if (this.#progress) {
-        out.push(progressChunk(this.#progress))
+        out.push(deltaChunk({ toolCallDeltas: this.#progress }))
         this.#progress = undefined
       }
     })
@@ -111,37 +114,22 @@ export class OpenAIStreamReader {
    * reason but without `[DONE]` is complete (as OpenAI's SDK reads it); one cut before is not.
    */
   finish(): ChatResponse {
-    if (!this.#done && this.#finishReason === undefined) throw streamCut('its finish reason or [DONE]', this.context)
+    if (!this.#done && this.#finishReason === undefined) throw streamCut('its finish reason or [DONE]', this.#context)
     // Blank arguments of a finished call mean none; those of a call cut short stay as they came.
     const blank = stoppedShort(this.#finishReason) ? '' : '{}'
-    const toolCalls: ToolCall[] = [...this.#calls.entries()]
+    const toolCalls = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, call], position) =>
-        toToolCall(
-          { id: call.id, function: { name: call.name, arguments: call.arguments } },
-          position,
-          this.#id,
-          blank,
-        ),
-      )
-    return {
-      results: [
-        {
-          output: {
-            role: 'assistant',
-            text: '',
-            toolCalls,
-            ...reasoningContentFrom(this.#reasoningContent && toolCalls.length > 0, this.context),
-          },
-          metadata: finishMetadata(this.#finishReason, this.#refusal),
-        },
-      ],
-      metadata: {
-        ...(this.#id ? { id: this.#id } : {}),
-        ...(this.#model ? { model: this.#model } : {}),
-        ...(this.#usage ? { usage: this.#usage } : {}),
-      },
-    }
+      .map(([, call], position) => toToolCall(call, position, this.#id, blank))
+    const generation = toGeneration(
+      '',
+      '',
+      toolCalls,
+      this.#reasoningContent,
+      this.#finishReason,
+      this.#refusal,
+      this.#context,
+    )
+    return toChatResponse([generation], this.#id, this.#model, this.#usage)
   }
 
   /**
@@ -153,19 +141,23 @@ export class OpenAIStreamReader {
     let call = this.#calls.get(key)
     if (!call) {
       if (this.#calls.size >= MAX_STREAMED_TOOL_CALLS)
-        throw invalidResponse(this.context, `more than ${MAX_STREAMED_TOOL_CALLS} tool calls in one response`, fragment)
+        throw invalidResponse(
+          this.#context,
+          `more than ${MAX_STREAMED_TOOL_CALLS} tool calls in one response`,
+          fragment,
+        )
       call = { id: '', name: '', arguments: '', position: this.#calls.size, announced: false, reported: 0 }
       this.#calls.set(key, call)
     }
     this.#lastKey = key
     if (fragment.id) call.id = fragment.id
     // Most servers send the name once; some repeat it with every fragment.
-    const name = fragment.function?.name
+    const name = fragment.name
     if (name && call.name !== name) call.name += name
-    const args = fragment.function?.arguments
+    const args = fragment.arguments
     if (typeof args === 'string') call.arguments += args
     else if (args) call.arguments = JSON.stringify(args)
-    if (this.toolCallDeltas) this.#report(call)
+    if (this.#toolCallDeltas) this.#report(call)
   }
 
   /** A call's progress once its name is known, with the id it will have at the end. */
@@ -187,19 +179,14 @@ export class OpenAIStreamReader {
   #keyOf(fragment: OpenAIToolCall): number {
     if (fragment.index !== undefined) return fragment.index
     for (const [key, call] of this.#calls) if (fragment.id && call.id === fragment.id) return key
-    if (!fragment.id && !fragment.function?.name && this.#lastKey !== undefined) return this.#lastKey
+    if (!fragment.id && !fragment.name && this.#lastKey !== undefined) return this.#lastKey
     return this.#calls.size === 0 ? 0 : Math.max(...this.#calls.keys()) + 1
   }
 }
 
-function progressChunk(toolCallDeltas: ToolCallDelta[]): ChatResponse {
-  const output = { role: 'assistant' as const, text: '', toolCalls: [], toolCallDeltas }
-  return { results: [{ output, metadata: {} }], metadata: {} }
-}
-
-function deltaChunk(text: string, reasoning: string): ChatResponse {
-  const output = { role: 'assistant' as const, text, toolCalls: [], ...(reasoning ? { reasoning } : {}) }
-  return { results: [{ output, metadata: {} }], metadata: {} }
+/** A chunk of text, reasoning or tool-call progress. */
+function deltaChunk(delta: Partial<AssistantMessage>): ChatResponse {
+  return { results: [{ output: { role: 'assistant', text: '', toolCalls: [], ...delta }, metadata: {} }], metadata: {} }
 }
 
 /** The chunks of a streamed response. Loaded with the first stream, so an app that only calls pays nothing for it. */

@@ -456,7 +456,8 @@ function codePoints(value: unknown): number {
   return length
 }
 
-function pointer(path: ReadonlyArray<string | number>): string {
+/** A JSON pointer to the value at `path`. */
+export function pointer(path: readonly unknown[]): string {
   return path.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('')
 }
 

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../core'
-import { fastValidator } from './fast-validator'
+import { fastValidator, pointer } from './fast-validator'
 import { jsonValidator, type JsonValidator, type SchemaIssue } from './json-validator'
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from './standard-schema'
 
@@ -90,11 +90,8 @@ function standardSchema<T>(schema: StandardSchemaV1, side: 'input' | 'output'): 
 }
 
 function toIssue(issue: StandardIssue): SchemaIssue {
-  const path = (issue.path ?? [])
-    .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
-    .map((key) => '/' + key.replace(/~/g, '~0').replace(/\//g, '~1'))
-    .join('')
-  return { path, message: issue.message }
+  const path = (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment))
+  return { path: pointer(path), message: issue.message }
 }
 
 /** `/age: must be integer; /name: …` — the path, a colon and the rule. */

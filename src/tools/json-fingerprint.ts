@@ -3,6 +3,11 @@
 // without building a canonical text for every call (that text cost a tenth of a tool round in a
 // page); only calls whose fingerprints meet are compared by canonical text.
 
+import { textHash } from '../core'
+
+// Turns compare call names by their text hash too.
+export { textHash }
+
 /** Nesting past this depth adds nothing to a fingerprint (equal values still get equal ones). */
 const DEPTH = 64
 
@@ -45,11 +50,4 @@ function valueHash(value: unknown, depth: number): number {
     default:
       return 0
   }
-}
-
-/** FNV-1a over the UTF-16 code units. */
-export function textHash(text: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
-  return hash
 }

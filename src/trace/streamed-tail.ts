@@ -33,7 +33,11 @@ export class StreamedTail {
   /** The first characters (at most OPEN_KEPT) of a key that runs to the end of the text so far; '' when none does. */
   #open = ''
 
-  constructor(private readonly redactor: Redactor) {}
+  readonly #redactor: Redactor
+
+  constructor(redactor: Redactor) {
+    this.#redactor = redactor
+  }
 
   reset(): void {
     this.#scrubber.flush()
@@ -65,19 +69,19 @@ export class StreamedTail {
     const streamedBefore = this.#streamed
     const edge = this.#edge
     this.#streamedAlso(text)
-    const markerEnds = this.redactor.hasSecretMarker(edge + text)
+    const markerEnds = this.#redactor.hasSecretMarker(edge + text)
     // What was held back may be the start of a secret that no marker announces, and a stream that
     // goes on after a finish reason could complete it: the chunks that follow are checked whole.
     if (markerEnds || heldBack) this.#markerAt = this.#streamed
     // No marker in the chunk, none in the tail before it, no key running on, no pattern of the app's own: nothing to mask.
-    if (!markerEnds && !this.#open && streamedBefore - this.#markerAt >= TAIL && !this.redactor.hasOwnPatterns)
+    if (!markerEnds && !this.#open && streamedBefore - this.#markerAt >= TAIL && !this.#redactor.hasOwnPatterns)
       return text
     // A key that ran to the end of the text before is looked at from its start, however long ago that was.
     const seen = (this.#open || before.slice(-TAIL)) + text
-    const open = this.redactor.openSecretAt(seen)
+    const open = this.#redactor.openSecretAt(seen)
     this.#open = open < 0 ? '' : seen.slice(open, open + OPEN_KEPT)
     // A key still running at the chunk's end is masked before its pattern's length is reached: none of its body shows.
-    return open < 0 && this.redactor.text(seen) === seen ? text : REDACTED
+    return open < 0 && this.#redactor.text(seen) === seen ? text : REDACTED
   }
 
   /**
@@ -88,10 +92,10 @@ export class StreamedTail {
   maskJoined(texts: readonly string[]): string {
     const joined = texts.join('')
     if (
-      this.redactor.hasOwnPatterns ||
+      this.#redactor.hasOwnPatterns ||
       this.#open ||
       this.#streamed - this.#markerAt < TAIL ||
-      this.redactor.hasSecretMarker(this.#edge + joined)
+      this.#redactor.hasSecretMarker(this.#edge + joined)
     ) {
       let shown = ''
       for (const text of texts) shown += this.mask(text)

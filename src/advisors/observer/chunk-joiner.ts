@@ -39,10 +39,13 @@ export class ChunkJoiner {
   #pending: Joined | undefined
   #timer: ReturnType<typeof setTimeout> | undefined
 
-  constructor(
-    private readonly record: (round: number, body: ChunkBody, t: number) => void,
-    private readonly shown: ShownText,
-  ) {}
+  readonly #record: (round: number, body: ChunkBody, t: number) => void
+  readonly #shown: ShownText
+
+  constructor(record: (round: number, body: ChunkBody, t: number) => void, shown: ShownText) {
+    this.#record = record
+    this.#shown = shown
+  }
 
   /** A chunk with text only (no tool calls, finish reason or usage), not masked yet. */
   add(round: number, index: number, text: string): void {
@@ -59,7 +62,7 @@ export class ChunkJoiner {
       this.#windowChunks = 0
     }
     if (++this.#windowChunks <= SINGLE_PER_WINDOW) {
-      return this.record(round, { type: 'model-chunk', index, text: this.shown.mask(text) }, t)
+      return this.#record(round, { type: 'model-chunk', index, text: this.#shown.mask(text) }, t)
     }
     this.#pending = { round, t, body: { type: 'model-chunk', index, text: '', count: 1 }, texts: [text] }
     // Nothing else may come for a while (the model paused): the panel still sees the text within a frame.
@@ -72,8 +75,8 @@ export class ChunkJoiner {
     const pending = this.#pending
     if (!pending) return
     this.#pending = undefined
-    pending.body.text = this.shown.maskJoined(pending.texts)
-    this.record(pending.round, pending.body, pending.t)
+    pending.body.text = this.#shown.maskJoined(pending.texts)
+    this.#record(pending.round, pending.body, pending.t)
   }
 
   readonly #onTimer = (): void => {

@@ -2,6 +2,7 @@ import type { ChatResponse } from '../../core'
 import { ChunkJoiner, type ChunkBody } from './chunk-joiner'
 import type { RunRecorder } from './run-recorder'
 import { StreamedTail } from '../../trace/streamed-tail'
+import type { Redactor } from '../../trace'
 
 /**
  * The `model-chunk` events of a run's streamed responses: each chunk's text and reasoning masked
@@ -15,9 +16,15 @@ export class ChunkRecorder {
   #lastIndex = -1
   readonly #joiner: ChunkJoiner
 
-  constructor(private readonly run: RunRecorder) {
-    this.#text = new StreamedTail(run.redactor)
-    this.#reasoning = new StreamedTail(run.redactor)
+  readonly #run: RunRecorder
+
+  readonly #redactor: Redactor
+
+  constructor(run: RunRecorder, redactor: Redactor) {
+    this.#run = run
+    this.#redactor = redactor
+    this.#text = new StreamedTail(redactor)
+    this.#reasoning = new StreamedTail(redactor)
     this.#joiner = new ChunkJoiner((round, body, t) => run.emit(round, body, undefined, t), this.#text)
   }
 
@@ -41,17 +48,17 @@ export class ChunkRecorder {
     // The joiner masks the text when it records it; the scrubber's part is done per chunk, here.
     if (!toolCalls?.length && !finishReason && !usage && !reasoning) return this.#joiner.add(round, index, text)
     const body = this.#body(index, text, reasoning ?? '', !!finishReason)
-    if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.run.tracedToolCall(call))
-    if (finishReason) body.finishReason = this.run.redactor.text(finishReason)
+    if (toolCalls?.length) body.toolCalls = toolCalls.map((call) => this.#run.tracedToolCall(call))
+    if (finishReason) body.finishReason = this.#redactor.text(finishReason)
     if (usage) body.usage = usage
-    this.run.emit(round, body)
+    this.#run.emit(round, body)
   }
 
   /** A stream that ended without a finish reason may still hold the end of its text or reasoning back. */
   endOfResponse(round: number): void {
     if (this.#lastIndex < 0) return
     const body = this.#body(this.#lastIndex + 1, '', '', true)
-    if (body.text || body.reasoning) this.run.emit(round, body)
+    if (body.text || body.reasoning) this.#run.emit(round, body)
     this.#lastIndex = -1
   }
 

@@ -37,19 +37,24 @@ class ObservedStream implements StreamLayer<ChatClientResponse> {
   #firstToken: number | undefined
   #index = 0
 
+  readonly #source: () => AsyncIterable<ChatClientResponse>
+  readonly #watch: StreamObservation
+
   constructor(
-    private readonly source: () => AsyncIterable<ChatClientResponse>,
-    private readonly watch: StreamObservation,
+    source: () => AsyncIterable<ChatClientResponse>,
+    watch: StreamObservation,
     roundAnswer: ChatResponseAggregator | undefined,
   ) {
+    this.#source = source
+    this.#watch = watch
     this.#answer = roundAnswer ?? new ChatResponseAggregator()
     this.#folds = roundAnswer === undefined
   }
 
   open(): AsyncIterable<ChatClientResponse> {
     this.#started = now()
-    this.watch.begin(this.#started)
-    return this.source()
+    this.#watch.begin(this.#started)
+    return this.#source()
   }
 
   chunk(chunk: ChatClientResponse): ChatClientResponse {
@@ -57,7 +62,7 @@ class ObservedStream implements StreamLayer<ChatClientResponse> {
     if (chatResponse) {
       if (this.#folds) this.#answer.add(chatResponse)
       if (this.#firstToken === undefined && hasContent(chatResponse)) this.#firstToken = now()
-      this.watch.chunk(this.#index++, chatResponse)
+      this.#watch.chunk(this.#index++, chatResponse)
     }
     return chunk
   }
@@ -80,7 +85,7 @@ class ObservedStream implements StreamLayer<ChatClientResponse> {
     const at = now()
     const timing: ResponseTiming = { durationMs: at - this.#started, chunks: this.#index, at }
     if (this.#firstToken !== undefined) timing.timeToFirstTokenMs = this.#firstToken - this.#started
-    this.watch.finish(status, aggregate, timing, error)
+    this.#watch.finish(status, aggregate, timing, error)
   }
 }
 

@@ -21,7 +21,6 @@ import {
 import { fallbackModelOf } from '../markers'
 import {
   type RunStatus,
-  type TraceEventBody,
   type TraceSink,
   withPerformanceTrack,
   Redactor,
@@ -94,72 +93,53 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
   }
 
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    let watch: StreamObservation
+    const started = now()
     try {
-      const { run, round, placement } = this.#enter(request)
-      if (placement === 'outside-loop') return this.#outside(run, () => chain.nextCall(request))
-      return this.#round(run, round, request, chain)
+      watch = this.#watch(request, chain.callAdvisors)
+      watch.begin(started)
     } catch (error) {
       return Promise.reject(error)
     }
-  }
-
-  /** One round of a call, recorded. */
-  #round(
-    run: RunRecorder,
-    round: number,
-    forwarded: ChatClientRequest,
-    chain: CallAdvisorChain,
-  ): Promise<ChatClientResponse> {
-    const started = now()
-    this.#begin(run, round, forwarded, chain.callAdvisors, started)
     let next: Promise<ChatClientResponse>
     try {
-      next = chain.nextCall(forwarded)
+      next = chain.nextCall(request)
     } catch (error) {
-      this.#roundFailed(run, round, started, error)
-      return Promise.reject(error)
+      next = Promise.reject(error)
     }
     return next.then(
-      (response) => this.#answered(run, round, response, started, now()),
+      (response) => {
+        const ended = now()
+        watch.finish('ok', response.chatResponse, { durationMs: ended - started, at: ended })
+        return response
+      },
       (error: unknown) => {
-        this.#roundFailed(run, round, started, error)
+        const ended = now()
+        watch.finish(isAbortError(error) ? 'aborted' : 'error', null, { durationMs: ended - started, at: ended }, error)
         throw error
       },
     )
   }
 
-  /** A round starts: the request it sends, and the fallback model its answer is priced at. */
-  #begin(
-    run: RunRecorder,
-    round: number,
-    request: ChatClientRequest,
-    advisors: readonly Advisor[],
-    started: number,
-  ): void {
-    if (this.#pricing) run.fallbackModel ??= fallbackModelOf(advisors)
-    run.roundStart(round, this.name, started)
-    run.request(round, request.prompt.messages, request.prompt.options, started, providerOf(advisors))
-  }
-
-  #answered(
-    run: RunRecorder,
-    round: number,
-    response: ChatClientResponse,
-    started: number,
-    ended: number,
-  ): ChatClientResponse {
-    run.response(round, response.chatResponse, { durationMs: ended - started, at: ended })
-    run.roundEnd(round, 'ok', ended - started, this.name, ended)
-    return response
-  }
-
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
+    const watch = this.#watch(request, chain.streamAdvisors)
+    return observedStream(() => chain.nextStream(request), watch, contextValue(request.context, ROUND_ANSWER_KEY))
+  }
+
+  /**
+   * How a call or stream of a request is recorded: inside the loop (or with no loop) as a round of
+   * the run; outside it, only how the run ended.
+   */
+  #watch(request: ChatClientRequest, advisors: readonly Advisor[]): StreamObservation {
     const { run, round, placement } = this.#enter(request)
-    const forwarded = request
     const perRound = placement !== 'outside-loop'
-    const watch: StreamObservation = {
+    return {
       begin: (started) => {
-        if (perRound) this.#begin(run, round, forwarded, chain.streamAdvisors, started)
+        if (!perRound) return
+        // The request it sends, and the fallback model its answer is priced at.
+        if (this.#pricing) run.fallbackModel ??= fallbackModelOf(advisors)
+        run.roundStart(round, this.name, started)
+        run.request(round, request.prompt.messages, request.prompt.options, started, providerOf(advisors))
       },
       chunk: (index, chunk) => {
         if (perRound && this.#chunks) run.chunks.chunk(round, index, chunk)
@@ -175,7 +155,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         }
       },
     }
-    return observedStream(() => chain.nextStream(forwarded), watch, contextValue(request.context, ROUND_ANSWER_KEY))
   }
 
   onChainEvent(event: ChainEvent, context: Readonly<Record<string, unknown>>, source: string): void {
@@ -200,30 +179,22 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
       case 'run-end':
         return this.#end(run, event.status, event.error)
       case 'retry':
-        return run.emit(
-          round,
-          { type: 'retry', attempt: event.attempt, error: run.error(event.error), delayMs: event.delayMs },
-          source,
-        )
+        return run.report(round, event, source)
       case 'approval':
         return run.approval(event, source)
       case 'evaluation':
-        return run.emit(0, run.redactor.data(event) as TraceEventBody, source)
+        return run.report(0, event, source)
       case 'validation-attempt':
-        return run.emit(
-          round,
-          { ...(run.redactor.data(event) as object), type: 'validation' } as TraceEventBody,
-          source,
-        )
+        return run.report(round, { ...event, type: 'validation' }, source)
       case 'note': {
         const { advisor: _advisor, ...note } = event
-        return run.emit(round, run.redactor.data(note) as TraceEventBody, source)
+        return run.report(round, note, source)
       }
       // Outside the loop these belong to the first round: documents go into its request.
       case 'escalation':
       case 'compaction':
       case 'retrieval':
-        return run.emit(round || 1, run.redactor.data(event) as TraceEventBody, source)
+        return run.report(round || 1, event, source)
     }
   }
 
@@ -232,7 +203,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     const own = event.advisors.find(({ name, order }) => name === this.name && order === this.order)?.placement
     const hasLoop = event.advisors.some(({ placement }) => placement === 'tool-loop')
     const placement: Placement = !hasLoop ? 'no-loop' : own === 'outside-loop' ? 'outside-loop' : 'inside-loop'
-    const recorder = this.#recorder(runId)
+    const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name, this.#pricing)
     this.#runs.set(runId, { recorder, placement, calls: 0 })
     recorder.start(event.mode, placement, [...event.advisors], context)
   }
@@ -255,23 +226,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     }
   }
 
-  async #outside(run: RunRecorder, next: () => Promise<ChatClientResponse>): Promise<ChatClientResponse> {
-    try {
-      const response = await next()
-      run.outcome(response.chatResponse)
-      return response
-    } catch (error) {
-      run.failure(0, error)
-      throw error
-    }
-  }
-
-  #roundFailed(run: RunRecorder, round: number, started: number, error: unknown): void {
-    const status: RunStatus = isAbortError(error) ? 'aborted' : 'error'
-    run.failure(round, error)
-    run.roundEnd(round, status, now() - started, this.name)
-  }
-
   #end(run: RunRecorder, status: RunStatus, error?: ErrorInfo): void {
     const entry = this.#runs.get(run.runId)
     if (!entry) return
@@ -280,12 +234,6 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     // An advisor outside the loop (an evaluation) may still report on the run after it ended.
     this.#ended.set(run.runId, entry)
     if (this.#ended.size > ENDED_RUNS_KEPT) this.#ended.delete(this.#ended.keys().next().value!)
-  }
-
-  #recorder(runId: string): RunRecorder {
-    const recorder = new RunRecorder(runId, this.#sink, this.#redactor, this.#nextSeq, this.name)
-    recorder.pricing = this.#pricing
-    return recorder
   }
 }
 

@@ -38,9 +38,10 @@ import { tracedParts } from './traced-parts'
 
 /** Turns what an observer sees of one run into trace events: ids, rounds, timing, usage, deltas. */
 export class RunRecorder {
-  readonly startedAt = now()
-  rounds = 0
-  usage: Usage | undefined
+  readonly runId: string
+  readonly #startedAt = now()
+  #rounds = 0
+  #usage: Usage | undefined
   finishReason: string | undefined
   #lastMessages: readonly Message[] | undefined
   #lastLength = 0
@@ -52,42 +53,60 @@ export class RunRecorder {
   #lastArguments: string | undefined
   #lastTracedCall: ToolCall | undefined
   /** Prices to cost each response at (the observer's `pricing`), and the escalation fallback's model id. */
-  pricing: Pricing | undefined
+  readonly #pricing: Pricing | undefined
   fallbackModel: string | undefined
   /** The characters of the last request's messages, to estimate its tokens when the provider reports none. */
   #promptCharacters = 0
 
+  readonly #sink: TraceSink
+  readonly #nextSeq: () => number
+  readonly #advisor: string
+  readonly #redactor: Redactor
+
   constructor(
-    readonly runId: string,
-    private readonly sink: TraceSink,
-    readonly redactor: Redactor,
-    private readonly nextSeq: () => number,
-    private readonly advisor: string,
-  ) {}
+    runId: string,
+    sink: TraceSink,
+    redactor: Redactor,
+    nextSeq: () => number,
+    advisor: string,
+    pricing?: Pricing,
+  ) {
+    this.runId = runId
+    this.#pricing = pricing
+    this.#redactor = redactor
+    this.#sink = sink
+    this.#nextSeq = nextSeq
+    this.#advisor = advisor
+  }
 
   get chunks(): ChunkRecorder {
-    return (this.#chunks ??= new ChunkRecorder(this))
+    return (this.#chunks ??= new ChunkRecorder(this, this.#redactor))
   }
 
   /** A new event of `type`: the one place an event's header is written. The caller sets the event's own fields on it and sends it. */
   #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
     // Joined chunks come before whatever follows them.
     this.#chunks?.flush()
-    const header = { type, v: TRACE_VERSION, seq: this.nextSeq(), runId: this.runId, round, advisor, t }
+    const header = { type, v: TRACE_VERSION, seq: this.#nextSeq(), runId: this.runId, round, advisor, t }
     return header as TraceEventOf<T>
   }
 
   #send(event: TraceEvent): void {
     try {
-      this.sink.emit(event)
+      this.#sink.emit(event)
     } catch (error) {
       console.error('A trace sink failed; the run goes on without it', error)
     }
   }
 
   /** Sends an event of `body`'s fields. `t`: when it happened, if the caller read the clock. */
-  emit(round: number, body: TraceEventBody, advisor = this.advisor, t = now()): void {
+  emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
     this.#send(Object.assign(this.#event(body.type, round, advisor, t), body))
+  }
+
+  /** Sends an advisor's report (validation, evaluation, escalation, note…) as it came, every text in it masked. */
+  report(round: number, report: object, advisor: string): void {
+    this.emit(round, this.#redactor.data(report) as TraceEventBody, advisor)
   }
 
   roundStart(round: number, advisor: string, t: number): void {
@@ -119,18 +138,18 @@ export class RunRecorder {
     const parent = context[AGENT_CALL_KEY] as Partial<AgentCall> | undefined
     if (typeof parent?.parentRunId === 'string') body.parentRunId = parent.parentRunId
     if (typeof parent?.parentToolCallId === 'string') body.parentToolCallId = parent.parentToolCallId
-    this.emit(0, body, this.advisor, this.startedAt)
+    this.emit(0, body, this.#advisor, this.#startedAt)
   }
 
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
-    this.rounds = Math.max(this.rounds, round)
+    this.#rounds = Math.max(this.#rounds, round)
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
-    if (this.pricing) this.#promptCharacters = charactersOf(messages)
+    if (this.#pricing) this.#promptCharacters = charactersOf(messages)
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    const event = this.#event('model-request', round, this.advisor, t ?? now())
+    const event = this.#event('model-request', round, this.#advisor, t ?? now())
     event.messages = sent
     event.options = this.#options(options)
     if (provider) event.provider = provider
@@ -140,7 +159,7 @@ export class RunRecorder {
 
   /** How a run whose rounds the observer does not see (it sits outside the loop) ended: its usage and finish reason. */
   outcome(response: ChatResponse | null): void {
-    this.usage = response?.metadata.usage
+    this.#usage = response?.metadata.usage
     this.finishReason = response?.results[0]?.metadata.finishReason ?? this.finishReason
   }
 
@@ -150,20 +169,20 @@ export class RunRecorder {
     const metadata = response?.metadata
     const usage = metadata?.usage
     const finishReason = generation?.metadata.finishReason
-    this.usage = addUsage(this.usage, usage)
+    this.#usage = addUsage(this.#usage, usage)
     this.finishReason = finishReason ?? this.finishReason
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    const text = this.redactor.text(generation?.output.text ?? '')
+    const text = this.#redactor.text(generation?.output.text ?? '')
     const toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
-    const event = this.#event('model-response', round, this.advisor, timing.at ?? now())
+    const event = this.#event('model-response', round, this.#advisor, timing.at ?? now())
     event.text = text
     event.toolCalls = toolCalls
     event.durationMs = timing.durationMs
-    if (generation?.output.reasoning) event.reasoning = this.redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.redactor)
-    if (finishReason) event.finishReason = this.redactor.text(finishReason)
+    if (generation?.output.reasoning) event.reasoning = this.#redactor.text(generation.output.reasoning)
+    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.#redactor)
+    if (finishReason) event.finishReason = this.#redactor.text(finishReason)
     if (usage) event.usage = usage
-    if (typeof metadata?.model === 'string') event.model = this.redactor.text(metadata.model)
+    if (typeof metadata?.model === 'string') event.model = this.#redactor.text(metadata.model)
     if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
     if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
@@ -174,14 +193,14 @@ export class RunRecorder {
     for (const key in metadata)
       if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
     for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
-    if (extra) event.metadata = this.redactor.data(extra) as Record<string, unknown>
-    if (this.pricing) this.#cost(event, response)
+    if (extra) event.metadata = this.#redactor.data(extra) as Record<string, unknown>
+    if (this.#pricing) this.#cost(event, response)
     this.#send(event)
   }
 
   /** The response's cost at the app's prices: from the usage reported, else from an estimate marked as one. */
   #cost(event: TraceEventOf<'model-response'>, response: ChatResponse | null): void {
-    const pricing = this.pricing!
+    const pricing = this.#pricing!
     let usage = response?.metadata.usage
     if (!usage) {
       const output = response?.results[0]?.output
@@ -210,7 +229,7 @@ export class RunRecorder {
     const body: TraceEventBody = { type: 'approval', phase, toolCall: this.tracedToolCall(toolCall) }
     if (decision) body.decision = decision
     // An edit's detail is the edited arguments: masked as the call's own are (other text stays text).
-    if (detail !== undefined) body.detail = this.redactor.arguments(detail)
+    if (detail !== undefined) body.detail = this.#redactor.arguments(detail)
     this.emit(round, body, advisor)
   }
 
@@ -218,7 +237,7 @@ export class RunRecorder {
     const toolCall = this.tracedToolCall(start.toolCall)
     const event = this.#event('tool-start', round, advisor, t ?? now())
     event.toolCall = toolCall
-    if (start.source) event.source = this.redactor.data(start.source) as ToolSource
+    if (start.source) event.source = this.#redactor.data(start.source) as ToolSource
     this.#send(event)
   }
 
@@ -238,16 +257,16 @@ export class RunRecorder {
     advisor: string,
   ): void {
     const toolCall = this.tracedToolCall(end.toolCall)
-    const result = this.redactor.text(end.result)
+    const result = this.#redactor.text(end.result)
     const event = this.#event('tool-end', round, advisor, end.at ?? now())
     event.toolCall = toolCall
     event.result = result
     event.durationMs = end.durationMs
     event.returnDirect = end.returnDirect
-    if (end.error !== undefined) event.error = this.redactor.text(end.error)
+    if (end.error !== undefined) event.error = this.#redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
-    if (end.source) event.source = this.redactor.data(end.source) as ToolSource
-    if (end.detail) event.detail = this.redactor.data(end.detail) as Record<string, unknown>
+    if (end.source) event.source = this.#redactor.data(end.source) as ToolSource
+    if (end.detail) event.detail = this.#redactor.data(end.detail) as Record<string, unknown>
     this.#send(event)
   }
 
@@ -265,13 +284,13 @@ export class RunRecorder {
     const body: TraceEventBody & { type: 'run-end' } = {
       type: 'run-end',
       status,
-      durationMs: ended - this.startedAt,
-      rounds: this.rounds,
+      durationMs: ended - this.#startedAt,
+      rounds: this.#rounds,
     }
-    if (this.usage) body.usage = this.usage
-    if (this.finishReason) body.finishReason = this.redactor.text(this.finishReason)
+    if (this.#usage) body.usage = this.#usage
+    if (this.finishReason) body.finishReason = this.#redactor.text(this.finishReason)
     if (error) body.error = this.error(error)
-    this.emit(0, body, this.advisor, ended)
+    this.emit(0, body, this.#advisor, ended)
   }
 
   /** How many leading messages this request shares with the run's previous one (by identity). */
@@ -294,30 +313,30 @@ export class RunRecorder {
           role: 'tool',
           responses: message.responses.map((response) => ({
             id: response.id,
-            name: this.redactor.text(response.name),
-            responseData: this.redactor.text(response.responseData),
+            name: this.#redactor.text(response.name),
+            responseData: this.#redactor.text(response.responseData),
           })),
         }
         break
       case 'assistant': {
         const assistant: AssistantMessage = {
           role: 'assistant',
-          text: this.redactor.text(message.text),
+          text: this.#redactor.text(message.text),
           toolCalls: message.toolCalls.map((call) => this.tracedToolCall(call)),
         }
-        if (message.reasoning) assistant.reasoning = this.redactor.text(message.reasoning)
-        if (message.parts) assistant.parts = tracedParts(message.parts, this.redactor)
+        if (message.reasoning) assistant.reasoning = this.#redactor.text(message.reasoning)
+        if (message.parts) assistant.parts = tracedParts(message.parts, this.#redactor)
         traced = assistant
         break
       }
       case 'user':
-        traced = { role: 'user', text: this.redactor.text(message.text) }
-        if (message.parts) traced.parts = tracedParts(message.parts, this.redactor)
+        traced = { role: 'user', text: this.#redactor.text(message.text) }
+        if (message.parts) traced.parts = tracedParts(message.parts, this.#redactor)
         break
       default:
-        traced = { role: message.role, text: this.redactor.text(message.text) }
+        traced = { role: message.role, text: this.#redactor.text(message.text) }
     }
-    if (message.metadata) traced.metadata = this.redactor.data(message.metadata, 'metadata') as Record<string, unknown>
+    if (message.metadata) traced.metadata = this.#redactor.data(message.metadata, 'metadata') as Record<string, unknown>
     return traced
   }
 
@@ -337,8 +356,8 @@ export class RunRecorder {
       return last!
     const traced = {
       id: call.id,
-      name: this.redactor.text(call.name),
-      arguments: this.redactor.arguments(call.arguments),
+      name: this.#redactor.text(call.name),
+      arguments: this.#redactor.arguments(call.arguments),
     }
     this.#lastCall = call
     this.#lastArguments = call.arguments
@@ -358,11 +377,11 @@ export class RunRecorder {
   #traceOptions(options: ChatOptions): TracedOptions {
     const { tools, toolContext, responseFormat, ...rest } = options
     // Provider options too: a key that names a secret is masked at any depth.
-    const traced = this.redactor.data(rest) as TracedOptions
+    const traced = this.#redactor.data(rest) as TracedOptions
     // Schemas name fields like `password`: their names stay, their texts and example values are masked.
     if (responseFormat)
-      traced.responseFormat = this.redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
-    if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.redactor))
+      traced.responseFormat = this.#redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
+    if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.#redactor))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
     return traced
   }
@@ -371,10 +390,10 @@ export class RunRecorder {
   error(error: ErrorInfo): ErrorInfo {
     const masked: ErrorInfo = {
       ...error,
-      name: this.redactor.text(error.name),
-      message: this.redactor.text(error.message),
+      name: this.#redactor.text(error.name),
+      message: this.#redactor.text(error.message),
     }
-    if (error.code !== undefined) masked.code = this.redactor.text(error.code)
+    if (error.code !== undefined) masked.code = this.#redactor.text(error.code)
     return masked
   }
 }
