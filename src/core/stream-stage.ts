@@ -1,48 +1,26 @@
-import { abortError } from './abort'
-
-/** What follows a source that ended: the end of the stream, another source to read on, or last chunks. */
-export type StageNext<In, Out> = void | { readonly source: AsyncIterable<In> } | { readonly last: readonly Out[] }
-
-/**
- * One stream layer: its domain logic as a few steps, run by `streamStage`. Every step may throw;
- * an error of `open`, `chunk`, `end` or the source goes to `fail`, which recovers or rethrows.
+/*
+ * The stream stage: every layer of the chain's stream (the terminal, the observer, the tool loop,
+ * memory, retries, approvals, the caller's guard) is a StreamLayer run by `streamStage`.
+ *
+ * One chunk, from the adapter to the caller: the caller's `next()` on the top stage queues a read
+ * (`#answer`, one at a time). `#readThrough` walks down the stages below that are steady (open,
+ * running, nothing of their own to give) to the innermost source, the model adapter's stream, and
+ * asks it for one chunk. `#passUp` hands the result up the stack in that one reaction: at each
+ * stage `#take` runs the layer's `chunk` step, which passes the chunk on, skips it (`#passed`
+ * reads the next one) or answers later with a promise (the stages above wait for it). The top
+ * stage's result settles the caller's read. A source that ends or fails goes to its layer's `end`
+ * or `fail`, which says what follows (`#goOn`): another source (the next round, a retry), last
+ * chunks, or the end. `return()` stops each stage and its source at once, even mid-read.
  */
-export interface StreamLayer<In, Out = In> {
-  /** Opens the source, on the first read: an error of setting up surfaces from iteration. `reader`: who reads this stage. */
-  open(reader: StreamReader): AsyncIterable<In> | Promise<AsyncIterable<In>>
-  /** What the reader gets for a chunk: a chunk, undefined to skip it, or a promise of either. Default: the chunk. */
-  chunk?(chunk: In): Out | undefined | Promise<Out | undefined>
-  /** The source ended. Default: the stream ends. */
-  end?(): StageNext<In, Out> | Promise<StageNext<In, Out>>
-  /** The source or a step failed: recover with a next, or throw. Default: rethrow. */
-  fail?(error: unknown): StageNext<In, Out> | Promise<StageNext<In, Out>>
-  /** The reader stopped before the end (`return()`); the source is stopped right after. */
-  stop?(): void
-  /** A pending read rejects with an AbortError the moment this signal aborts (the caller's guard). */
-  readonly signal?: AbortSignal
-}
+import { abortError } from './abort'
+import type { StageNext, StreamLayer, StreamReader } from './stream-layer'
 
-/** The reader of a stream, as a turn that holds a conversation sees it. */
-export interface StreamReader {
-  /**
-   * Another turn waits for what this stream holds. The reader's `return()` and its signal stop the
-   * stream at once; a reader that from now on leaves a chunk unasked for half a second dropped the
-   * iterator, and the stream stops too. `waitedFor(false)`: no turn waits any more (the ones that
-   * did were given the conversation or gave up), so a slow reader is left alone again.
-   */
-  waitedFor(waiting?: boolean): void
-}
+export type { StageNext, StreamLayer, StreamReader } from './stream-layer'
 
 /** How long a reader may leave a chunk unasked while another turn waits. */
 const READER_IDLE_MS = 500
 
-/**
- * A stream written as a layer (see StreamLayer). Every layer of the chain's stream is one: the
- * terminal, the observer, the tool loop, memory, retries, approvals... A chunk goes from the
- * adapter to the caller through `read`: each stage asks its source for the next chunk, passes it
- * through its layer's `chunk` step and hands it to the stage above. Unlike an async generator,
- * `return()` reaches the source at once, even while a read is pending.
- */
+/** A stream written as a layer (see StreamLayer). Unlike an async generator, `return()` reaches the source at once. */
 export function streamStage<In, Out = In>(layer: StreamLayer<In, Out>): AsyncIterableIterator<Out> {
   return new Stage(layer)
 }
@@ -55,6 +33,13 @@ export function streamOf<T>(...items: T[]): AsyncIterableIterator<T> {
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
 const NOTHING: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) }
 
+/** A result now, or later. */
+type Step<T> = IteratorResult<T> | Promise<IteratorResult<T>>
+/** A chunk a stage skipped: the read goes on (see `#readThrough`). */
+const SKIPPED = Symbol('skipped')
+type Skipped = typeof SKIPPED
+/** What a stage makes of a result of its source: a result, a skip, now or later. */
+type Taken<T> = IteratorResult<T> | Skipped | Promise<IteratorResult<T> | Skipped>
 /** A stage of a stack read through: each holds its own chunk types. */
 type AnyStage = Stage<unknown, unknown>
 
@@ -71,9 +56,13 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   /** The signal aborted while no read was pending: the next read says so. */
   #abortOwed = false
   #failing = false
-  /** Another turn waits (see StreamReader); the reader has had a chunk and asked for none since. */
+  /** Another turn waits (see StreamReader); the timer that stops the stream if its reader asks for nothing more. */
   #waitedFor = false
   #idle: ReturnType<typeof setTimeout> | undefined
+  /** The read on its way up (one at a time): the stages it passes through, this one first, and how it settles. */
+  readonly #stack: AnyStage[] = [this as AnyStage]
+  #resolve!: (result: IteratorResult<Out>) => void
+  #reject!: (error: unknown) => void
 
   constructor(layer: StreamLayer<In, Out>) {
     this.#layer = layer
@@ -92,7 +81,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
       return Promise.reject(abortError(this.#layer.signal))
     }
     if (this.#finished && this.#last.length === 0) return Promise.resolve(DONE)
-    this.#readerAsked()
+    this.#readerIsHere()
     // Reads go one at a time: one asked while another is on its way starts when that one settles.
     const read = this.#reads++ > 0 ? this.#latest!.then(this.#answer, this.#answer) : this.#answer()
     this.#latest = read
@@ -107,48 +96,85 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   }
 
   /** The next result for the reader: a last chunk of the layer, or the source's next through the layer's steps. */
-  #read(): IteratorResult<Out> | Promise<IteratorResult<Out>> {
-    if (this.#last.length > 0) return { done: false, value: this.#last.shift()! }
-    if (this.#finished) return DONE
-    if (!this.#source) return this.#open().then(() => this.#read(), this.#failed)
-    return this.#readThrough()
+  #read(): Step<Out> {
+    return this.#finished ? this.#lastChunk() : this.#readThrough()
+  }
+
+  /** A finished stage's next: a chunk its layer ended with, or the end. */
+  #lastChunk(): IteratorResult<Out> {
+    return this.#last.length > 0 ? { done: false, value: this.#last.shift()! } : DONE
   }
 
   /**
-   * Reads the innermost source under a stack of stages once, and passes its result up through each
-   * stage's `take` in that one reaction. Why: a turn and a promise per stage and chunk cost a quarter
-   * of streaming with the observer (stream-throughput side by side: 0.21x against 0.16x of a direct read).
+   * The next chunk for this stage's reader, read through the steady stages below: each read of the
+   * innermost source passes up through all of them in one reaction, and a chunk a stage skips reads
+   * on in the same promise. The one fast path: a turn and a promise per stage and chunk cost a
+   * quarter of streaming with the observer (stream-throughput: 0.21x against 0.16x of a direct read).
    */
   #readThrough(): Promise<IteratorResult<Out>> {
-    const stack = [this as AnyStage]
-    let source: AsyncIterator<unknown> = this.#source!
+    return new Promise((resolve, reject) => {
+      this.#resolve = resolve
+      this.#reject = reject
+      this.#readOnce()
+    })
+  }
+
+  /** Reads the innermost source under the steady stages below once (opening this stage's first). */
+  #readOnce(): void {
+    if (this.#finished) return this.#settle(this.#lastChunk())
+    if (!this.#source) return void this.#open().then(() => this.#readOnce(), this.#openFailed)
+    const stack = this.#stack
+    stack.length = 1
+    let source: AsyncIterator<unknown> = this.#source
     while (source instanceof Stage && source.#steady()) {
       stack.push(source as AnyStage)
       source = source.#source!
     }
-    const innermost = stack.length - 1
-    return source.next().then(
-      (result) => Stage.#passUp(stack, innermost, result),
-      (error: unknown) => Stage.#passUp(stack, innermost - 1, stack[innermost]!.#failed(error)),
-    ) as Promise<IteratorResult<Out>>
+    let read: Promise<IteratorResult<unknown>>
+    try {
+      read = source.next()
+    } catch (error) {
+      read = Promise.reject(error)
+    }
+    read.then(this.#passUpResult, this.#passUpError)
   }
 
-  /** Whether a stage reading this one may read through it: open, running, nothing of its own to give first. */
+  readonly #openFailed = (error: unknown): void => this.#settle(this.#failed(error))
+
+  readonly #passUpResult = (result: IteratorResult<unknown>): void =>
+    this.#settle(Stage.#passUp(this.#stack, this.#stack.length - 1, result))
+
+  readonly #passUpError = (error: unknown): void => {
+    const stack = this.#stack
+    this.#settle(Stage.#passUp(stack, stack.length - 2, stack[stack.length - 1]!.#failed(error)))
+  }
+
+  /** Where a read ends: the reader's result, or (a chunk skipped, a new source) one more read. */
+  readonly #settle = (step: Taken<unknown>): void => {
+    if (step === SKIPPED) this.#readOnce()
+    else if (step instanceof Promise) step.then(this.#settle, this.#reject)
+    else this.#resolve(step as IteratorResult<Out>)
+  }
+
+  async #open(): Promise<void> {
+    const source = (await this.#layer.open(this))[Symbol.asyncIterator]()
+    // The reader returned while the source was opening: it is stopped at once.
+    if (this.#finished) void source.return?.()?.catch(() => {})
+    else this.#source = source
+  }
+
+  /** Whether a stage reading this one may read through it: open and running (not the caller's guard). */
   #steady(): boolean {
-    return this.#source !== undefined && !this.#finished && this.#last.length === 0 && !this.#layer.signal
+    return this.#source !== undefined && !this.#finished && !this.#layer.signal
   }
 
   /** Passes `result` up from `stack[from]` to `stack[0]`, each stage's `take` at once while it answers at once. */
-  static #passUp(
-    stack: AnyStage[],
-    from: number,
-    result: IteratorResult<unknown> | Promise<IteratorResult<unknown>>,
-  ): IteratorResult<unknown> | Promise<IteratorResult<unknown>> {
-    for (let level = from; level >= 0; level--) {
+  static #passUp(stack: AnyStage[], from: number, result: Taken<unknown>): Taken<unknown> {
+    for (let level = from; level >= 0 && result !== SKIPPED; level--) {
       if (result instanceof Promise) {
         const reader = stack[level]!
         return result.then(
-          (settled) => Stage.#passUp(stack, level, settled),
+          (settled: IteratorResult<unknown> | Skipped) => Stage.#passUp(stack, level, settled),
           // The stage below failed for good: its error goes to this stage's `fail`, as its source's would.
           (error: unknown) => Stage.#passUp(stack, level - 1, reader.#failed(error)),
         )
@@ -159,7 +185,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   }
 
   /** What this stage makes of one result of its source: at once when its chunk step answers at once, else a promise. */
-  #take(result: IteratorResult<In>): IteratorResult<Out> | Promise<IteratorResult<Out>> {
+  #take(result: IteratorResult<In>): Taken<Out> {
     if (this.#finished) return DONE
     if (result.done) return this.#ended()
     let out: Out | undefined | Promise<Out | undefined>
@@ -172,76 +198,38 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     return this.#passed(out)
   }
 
-  /** A chunk the layer's step gave: to the reader, or (undefined) skipped for the next one. */
-  readonly #passed = (out: Out | undefined): IteratorResult<Out> | Promise<IteratorResult<Out>> => {
+  /** A chunk the layer's step gave: to the reader, or (undefined) skipped: the stage reads on. */
+  readonly #passed = (out: Out | undefined): IteratorResult<Out> | Skipped => {
     if (this.#finished) return DONE
-    return out === undefined ? this.#read() : { done: false, value: out }
+    return out === undefined ? SKIPPED : { done: false, value: out }
   }
 
   /** The source ended: the layer's `end` says what follows. */
-  async #ended(): Promise<IteratorResult<Out>> {
+  async #ended(): Promise<IteratorResult<Out> | Skipped> {
     let next: StageNext<In, Out>
     try {
       next = await this.#layer.end?.()
     } catch (error) {
       return this.#failed(error)
     }
-    if (!this.#finished) this.#follow(next)
-    return this.#read()
+    return this.#goOn(next)
   }
 
-  /** The source or a step failed: the layer's `fail` says what follows, or the error ends the stream. */
-  readonly #failed = async (error: unknown): Promise<IteratorResult<Out>> => {
-    const next = await this.#recover(error)
-    if (!this.#finished) this.#follow(next)
-    return this.#read()
-  }
-
-  waitedFor(waiting = true): void {
-    if (!waiting) {
-      this.#waitedFor = false
-      return this.#readerAsked()
-    }
-    if (this.#waitedFor || this.#finished) return
-    this.#waitedFor = true
-    if (this.#reads === 0) this.#watchIdle()
-  }
-
-  #readerAsked(): void {
-    if (this.#idle === undefined) return
-    clearTimeout(this.#idle)
-    this.#idle = undefined
-  }
-
-  /** A reader that asks for nothing more while another turn waits has left. */
-  #watchIdle(): void {
-    if (this.#finished || this.#idle !== undefined) return
-    this.#idle = setTimeout(() => void this.return().catch(() => {}), READER_IDLE_MS)
-  }
-
-  async #open(): Promise<void> {
-    const source = (await this.#layer.open(this))[Symbol.asyncIterator]()
-    // The reader returned while the source was opening: it is stopped at once.
-    if (this.#finished) void source.return?.()?.catch(() => {})
-    else this.#source = source
-  }
-
-  /** The layer's `fail`, for an error of the source or of a step; an error it throws ends the stream. */
-  async #recover(error: unknown): Promise<StageNext<In, Out>> {
-    if (this.#finished || !this.#layer.fail) {
-      this.#finish()
-      throw error
-    }
+  /** The source or a step failed: the layer's `fail` says what follows; without one, or when it throws, the error ends the stream. */
+  readonly #failed = async (error: unknown): Promise<IteratorResult<Out> | Skipped> => {
+    let next: StageNext<In, Out>
     try {
-      return await this.#failWith(error)
+      if (this.#finished || !this.#layer.fail) throw error
+      next = await this.#recover(error)
     } catch (final) {
       this.#finish()
       throw final
     }
+    return this.#goOn(next)
   }
 
   /** The layer's `fail`: an abort it causes meanwhile (the guard cancels the call) must not hide the failure. */
-  #failWith(error: unknown): StageNext<In, Out> | Promise<StageNext<In, Out>> {
+  #recover(error: unknown): StageNext<In, Out> | Promise<StageNext<In, Out>> {
     this.#failing = true
     try {
       return this.#layer.fail!(error)
@@ -251,13 +239,34 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   }
 
   /** Goes on as the layer said when its source ended or failed: another source, last chunks, or the end. */
-  #follow(next: StageNext<In, Out>): void {
+  #goOn(next: StageNext<In, Out>): IteratorResult<Out> | Skipped {
+    if (this.#finished) return this.#lastChunk()
     if (next && 'source' in next) {
       this.#source = next.source[Symbol.asyncIterator]()
-      return
+      return SKIPPED
     }
     this.#finish()
     if (next) this.#last = [...next.last]
+    return this.#lastChunk()
+  }
+
+  waitedFor(waiting = true): void {
+    this.#waitedFor = waiting && !this.#finished
+    if (!this.#waitedFor) this.#readerIsHere()
+    else if (this.#reads === 0) this.#watchIdle()
+  }
+
+  /** While another turn waits, a reader that asks for nothing more has left: the stream stops. */
+  #watchIdle(): void {
+    if (this.#finished || this.#idle !== undefined) return
+    this.#idle = setTimeout(() => void this.return().catch(() => {}), READER_IDLE_MS)
+  }
+
+  /** The reader asked for a chunk (or no turn waits any more): it has not left. */
+  #readerIsHere(): void {
+    if (this.#idle === undefined) return
+    clearTimeout(this.#idle)
+    this.#idle = undefined
   }
 
   return(): Promise<IteratorResult<Out>> {
@@ -310,116 +319,5 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     if (this.#pending.size > 0) this.#rejectPending(abortError(this.#layer.signal))
     else this.#abortOwed = true
     void this.return().catch(() => {})
-  }
-}
-
-/** Where a pushed stream's items come from (see `pushedStream`). */
-export interface PushSource {
-  /** Asked for more when a read finds nothing pushed, one pull at a time: it pushes items, ends, or both. Its error fails the stream. */
-  pull(): Promise<void>
-  /** The reader stopped before the end (`return()`). */
-  stop?(): Promise<unknown> | void
-}
-
-/** How a push source gives its reader items. */
-export interface StreamFeed<T> {
-  push(item: T): void
-  end(): void
-}
-
-/**
- * A stream of items pushed as they happen, for a layer whose items come from its source and also
- * from events while no chunk is on its way (a tool that starts): a push reaches a waiting read at
- * once. `start` makes the source, given the feed it pushes to. Reads settle in order; after
- * `return()` the stop's errors are no news to the reader.
- */
-export function pushedStream<T>(start: (feed: StreamFeed<T>) => PushSource): AsyncIterableIterator<T> {
-  return new Pushed(start)
-}
-
-class Pushed<T> implements AsyncIterableIterator<T>, StreamFeed<T> {
-  readonly #source: PushSource
-  readonly #items: T[] = []
-  #ended = false
-  #failure: { error: unknown } | undefined
-  #pulling = false
-  /** Wakes the read that waits for a push, the end or a failure. */
-  #wake: (() => void) | undefined
-  #reads = 0
-  #latest: Promise<IteratorResult<T>> | undefined
-
-  constructor(start: (feed: StreamFeed<T>) => PushSource) {
-    this.#source = start(this)
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    // Reads go one at a time: one asked while another is on its way starts when that one settles.
-    const read = this.#reads++ > 0 ? this.#latest!.then(this.#read, this.#read) : this.#read()
-    this.#latest = read
-    return read
-  }
-
-  /** The oldest item pushed, or the next one once the source pushed it. */
-  readonly #read = async (): Promise<IteratorResult<T>> => {
-    try {
-      for (;;) {
-        if (this.#items.length > 0) return { done: false, value: this.#items.shift()! }
-        const failure = this.#failure
-        this.#failure = undefined
-        if (failure) throw failure.error
-        if (this.#ended) return DONE
-        // Listening before the pull: the source may push at once, and its wake-up must find a listener.
-        const woken = new Promise<void>((resolve) => (this.#wake = resolve))
-        if (!this.#pulling) this.#pull()
-        await woken
-      }
-    } finally {
-      this.#reads--
-    }
-  }
-
-  #pull(): void {
-    this.#pulling = true
-    this.#source.pull().then(
-      () => {
-        this.#pulling = false
-        this.#notify()
-      },
-      (error: unknown) => {
-        this.#pulling = false
-        if (!this.#ended) this.#failure = { error }
-        this.#ended = true
-        this.#notify()
-      },
-    )
-  }
-
-  push(item: T): void {
-    if (this.#ended) return
-    this.#items.push(item)
-    this.#notify()
-  }
-
-  end(): void {
-    this.#ended = true
-    this.#notify()
-  }
-
-  async return(): Promise<IteratorResult<T>> {
-    this.#ended = true
-    this.#items.length = 0
-    this.#notify()
-    await this.#source.stop?.()
-    return DONE
-  }
-
-  #notify(): void {
-    const wake = this.#wake
-    this.#wake = undefined
-    wake?.()
   }
 }
