@@ -13,12 +13,10 @@
  * chunks, or the end. `return()` stops each stage and its source at once, even mid-read.
  */
 import { abortError } from './abort'
+import { ReaderWatch } from './reader-watch'
 import type { StageNext, StreamLayer, StreamReader } from './stream-layer'
 
 export type { StageNext, StreamLayer, StreamReader } from './stream-layer'
-
-/** How long a reader may leave a chunk unasked while another turn waits. */
-const READER_IDLE_MS = 500
 
 /** A stream written as a layer (see StreamLayer). Unlike an async generator, `return()` reaches the source at once. */
 export function streamStage<In, Out = In>(layer: StreamLayer<In, Out>): AsyncIterableIterator<Out> {
@@ -56,9 +54,8 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   /** The signal aborted while no read was pending: the next read says so. */
   #abortOwed = false
   #failing = false
-  /** Another turn waits (see StreamReader); the timer that stops the stream if its reader asks for nothing more. */
-  #waitedFor = false
-  #idle: ReturnType<typeof setTimeout> | undefined
+  /** Whether the reader left while another turn waits (see StreamReader): the stream stops. */
+  readonly #reader = new ReaderWatch(() => void this.return().catch(() => {}))
   /** The stages the read on its way (one at a time) passes up through, this one first. */
   #stack: AnyStage[] = []
 
@@ -79,7 +76,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
       return Promise.reject(abortError(this.#layer.signal))
     }
     if (this.#finished && this.#last.length === 0) return Promise.resolve(DONE)
-    this.#readerIsHere()
+    this.#reader.asked()
     // Reads go one at a time: one asked while another is on its way starts when that one settles.
     const read = this.#reads++ > 0 ? this.#latest!.then(this.#answer, this.#answer) : this.#answer()
     this.#latest = read
@@ -90,7 +87,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   readonly #answer = (): Promise<IteratorResult<Out>> => Promise.resolve(this.#read())
 
   readonly #answered = (): void => {
-    if (--this.#reads === 0 && this.#waitedFor) this.#watchIdle()
+    if (--this.#reads === 0) this.#reader.answered()
   }
 
   /** The next result for the reader: a last chunk of the layer, or the source's next through the layer's steps. */
@@ -226,22 +223,17 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     let next: StageNext<In, Out>
     try {
       if (this.#finished || !this.#layer.fail) throw error
-      next = await this.#recover(error)
+      // An abort the layer's `fail` causes (the guard cancels the call) must not hide the failure.
+      this.#failing = true
+      const recovered = this.#layer.fail(error)
+      this.#failing = false
+      next = await recovered
     } catch (final) {
+      this.#failing = false
       this.#finish()
       throw final
     }
     return this.#goOn(next)
-  }
-
-  /** The layer's `fail`: an abort it causes meanwhile (the guard cancels the call) must not hide the failure. */
-  #recover(error: unknown): StageNext<In, Out> | Promise<StageNext<In, Out>> {
-    this.#failing = true
-    try {
-      return this.#layer.fail!(error)
-    } finally {
-      this.#failing = false
-    }
   }
 
   /** Goes on as the layer said when its source ended or failed: another source, last chunks, or the end. */
@@ -257,22 +249,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   }
 
   waitedFor(waiting = true): void {
-    this.#waitedFor = waiting && !this.#finished
-    if (!this.#waitedFor) this.#readerIsHere()
-    else if (this.#reads === 0) this.#watchIdle()
-  }
-
-  /** While another turn waits, a reader that asks for nothing more has left: the stream stops. */
-  #watchIdle(): void {
-    if (this.#finished || this.#idle !== undefined) return
-    this.#idle = setTimeout(() => void this.return().catch(() => {}), READER_IDLE_MS)
-  }
-
-  /** The reader asked for a chunk (or no turn waits any more): it has not left. */
-  #readerIsHere(): void {
-    if (this.#idle === undefined) return
-    clearTimeout(this.#idle)
-    this.#idle = undefined
+    this.#reader.waitedFor(waiting && !this.#finished, this.#reads === 0)
   }
 
   return(): Promise<IteratorResult<Out>> {
@@ -297,7 +274,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
 
   #finish(): void {
     this.#finished = true
-    clearTimeout(this.#idle)
+    this.#reader.stop()
     this.#layer.signal?.removeEventListener('abort', this.#onAbort)
   }
 
