@@ -2,17 +2,18 @@
  * The stream stage: every layer of the chain's stream (the terminal, the observer, the tool loop,
  * memory, retries, approvals, the caller's guard) is a StreamLayer run by `streamStage`.
  *
- * One chunk, from the adapter to the caller: the caller's `next()` on the top stage queues a read
- * (`#answer`, one at a time). `#readThrough` walks down the stages below that are steady (open,
- * running, nothing of their own to give) to the innermost source, the model adapter's stream, and
- * asks it for one chunk. `#passUp` hands the result up the stack in that one reaction: at each
- * stage `#take` runs the layer's `chunk` step, which passes the chunk on, skips it (`#passed`
- * reads the next one) or answers later with a promise (the stages above wait for it). The top
- * stage's result settles the caller's read. A source that ends or fails goes to its layer's `end`
- * or `fail`, which says what follows (`#goOn`): another source (the next round, a retry), last
- * chunks, or the end. `return()` stops each stage and its source at once, even mid-read.
+ * One chunk, from the adapter to the caller: the caller's `next()` on the top stage (its guard)
+ * becomes one `#read` (reads go one at a time). `#readBelow` walks down the stages below that are
+ * steady (open and running) to the innermost source, the model adapter's stream, and asks it for
+ * one chunk. `#passUp` hands the result up the stack in that one reaction: at each stage `#take`
+ * runs the layer's `chunk` step, which passes the chunk on (`#passed`), skips it, or answers later
+ * with a promise that the stages above wait for. A skipped chunk reads on (`#readOn`) in the same
+ * promise. A source that ends or fails goes to its layer's `end` or `fail`, which says what
+ * follows (`#goOn`): another source (the next round, a retry), last chunks, or the end. The top
+ * stage's result settles the caller's read; `return()` stops every stage and source at once.
  */
 import { abortError } from './abort'
+import { AbortableReads } from './abortable-reads'
 import { ReaderWatch } from './reader-watch'
 import type { StageNext, StreamLayer, StreamReader } from './stream-layer'
 
@@ -33,7 +34,7 @@ const NOTHING: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: (
 
 /** A result now, or later. */
 type Step<T> = IteratorResult<T> | Promise<IteratorResult<T>>
-/** A chunk a stage skipped: the read goes on (see `#readThrough`). */
+/** A chunk a stage skipped: the read goes on (see `#readOn`). */
 const SKIPPED = Symbol('skipped')
 type Skipped = typeof SKIPPED
 /** What a stage makes of a result of its source: a result, a skip, now or later. */
@@ -50,7 +51,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
   /** Reads asked and not settled, the latest of them, and (with a signal) how to reject them. */
   #reads = 0
   #latest: Promise<IteratorResult<Out>> | undefined
-  readonly #pending = new Set<(error: unknown) => void>()
+  readonly #pending = new AbortableReads()
   /** The signal aborted while no read was pending: the next read says so. */
   #abortOwed = false
   #failing = false
@@ -81,7 +82,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     const read = this.#reads++ > 0 ? this.#latest!.then(this.#answer, this.#answer) : this.#answer()
     this.#latest = read
     read.then(this.#answered, this.#answered)
-    return this.#layer.signal ? this.#abortable(read) : read
+    return this.#layer.signal ? this.#pending.add(read) : read
   }
 
   readonly #answer = (): Promise<IteratorResult<Out>> => Promise.resolve(this.#read())
@@ -256,7 +257,7 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     this.#last = []
     if (this.#finished) return Promise.resolve(DONE)
     this.#finish()
-    this.#rejectPending(abortError(this.#layer.signal))
+    this.#pending.reject(abortError(this.#layer.signal))
     return this.#stop()
   }
 
@@ -278,29 +279,11 @@ class Stage<In, Out> implements AsyncIterableIterator<Out>, StreamReader {
     this.#layer.signal?.removeEventListener('abort', this.#onAbort)
   }
 
-  /** The read, rejected at once when the signal aborts or the reader returns. */
-  #abortable(read: Promise<IteratorResult<Out>>): Promise<IteratorResult<Out>> {
-    return new Promise((resolve, reject) => {
-      this.#pending.add(reject)
-      const settled = () => this.#pending.delete(reject)
-      read.then(
-        (result) => (settled(), resolve(result)),
-        (error: unknown) => (settled(), reject(error)),
-      )
-    })
-  }
-
-  #rejectPending(error: unknown): void {
-    for (const reject of this.#pending) reject(error)
-    this.#pending.clear()
-  }
-
   // The caller aborted: a pending read rejects at once (with none, the next read does) and the
   // layers stop now, so that every one of them gives back what it holds (a conversation's turn).
   readonly #onAbort = (): void => {
     if (this.#failing) return
-    if (this.#pending.size > 0) this.#rejectPending(abortError(this.#layer.signal))
-    else this.#abortOwed = true
+    if (!this.#pending.reject(abortError(this.#layer.signal))) this.#abortOwed = true
     void this.return().catch(() => {})
   }
 }
