@@ -1,7 +1,7 @@
 import {
   abortError,
   LOWEST_PRECEDENCE,
-  streamStage,
+  pushedStream,
   type AnyAdvisor,
   type ChatClientRequest,
   type ChatClientResponse,
@@ -11,8 +11,6 @@ import type { DeepPartial, ResolvedSchema } from '../schema'
 import { answerJson } from './answer-json'
 
 const COPIES_PER_CHAR = 2
-const TAKEN: IteratorResult<void> = Object.freeze({ done: false, value: undefined })
-const DONE: IteratorResult<void> = Object.freeze({ done: true, value: undefined })
 
 /** The structured answer of a stream, while it is written: see `StreamResponseSpec.partialEntity`. */
 export interface PartialEntityStream<T> extends AsyncIterable<DeepPartial<T>> {
@@ -41,7 +39,7 @@ export function entityStream<T>(
   let ended = false
   let failure: { error: unknown } | undefined
   let entity: Promise<T> | undefined
-  let reading: Promise<IteratorResult<void>> | undefined
+  let reading: Promise<void> | undefined
 
   // Innermost in the chain, so it sees every model call start: the answer's text starts over there.
   const callStarts = {
@@ -62,23 +60,19 @@ export function entityStream<T>(
     if (delta) json.add(delta)
   }
 
-  // What a read of the stream tells a reader: a chunk was taken (or the stream ended or failed, which
-  // a reader sees once so that it looks at the answer one last time), or nothing more.
-  const took = (step: IteratorResult<ChatClientResponse>): IteratorResult<void> => {
+  const took = (step: IteratorResult<ChatClientResponse>) => {
     reading = undefined
     if (step.done) ended = true
     else take(step.value)
-    return TAKEN
   }
-  const failed = (error: unknown): IteratorResult<void> => {
+  const failed = (error: unknown) => {
     reading = undefined
     ended = true
     failure = { error }
-    return TAKEN
   }
 
   /** Takes the next chunk into the answer's JSON: every reader that asks meanwhile shares the one read. */
-  const readChunk = (): Promise<IteratorResult<void>> => {
+  const readChunk = (): Promise<void> => {
     source ??= open([callStarts])[Symbol.asyncIterator]()
     return (reading ??= source.next().then(took, failed))
   }
@@ -96,26 +90,21 @@ export function entityStream<T>(
     await source?.return?.()
   }
 
-  // A reader: each value `find` finds in the answer so far, reading chunks while it finds none; at
-  // the end, the entity's error if any. Its first look reads nothing (other readers may have read
-  // chunks), nor does the look after a value (`lookAgain`: a chunk may hold more than one).
-  const reader = <V>(find: (lookAgain: () => void) => V | undefined | Promise<V | undefined>) => {
-    let again = true
-    const lookAgain = () => (again = true)
-    const looks: AsyncIterator<void> = {
-      next() {
-        if (!again) return ended ? Promise.resolve(DONE) : readChunk()
-        again = false
-        return Promise.resolve(TAKEN)
+  // A reader: each value `step` finds, reading chunks until it finds one; at the end, the entity's error if any.
+  const reader = <V>(step: () => Promise<{ value: V } | undefined>): AsyncIterator<V> =>
+    pushedStream<V>((feed) => ({
+      async pull() {
+        for (;;) {
+          const found = await step()
+          if (found) return feed.push(found.value)
+          if (ended) break
+          await readChunk()
+        }
+        await stream.entity
+        feed.end()
       },
-      return: () => stop().then(() => DONE),
-    }
-    return streamStage<void, V>({
-      open: () => ({ [Symbol.asyncIterator]: () => looks }),
-      chunk: () => find(lookAgain),
-      end: async () => void (await stream.entity),
-    })
-  }
+      stop,
+    }))
 
   const stream: PartialEntityStream<T> = {
     get entity() {
@@ -126,8 +115,7 @@ export function entityStream<T>(
       let seenCall = 0
       let version = -1
       let shown = 0
-      // After a value, nothing new shows before the next chunk: no look again.
-      return reader((): DeepPartial<T> | undefined => {
+      return reader(async () => {
         if (newCall) return undefined
         // A value shares what did not change with the last one, but a changed array is copied: while
         // the copies pass 2 items a character read (a wide array), a new value waits for more text, or
@@ -138,9 +126,10 @@ export function entityStream<T>(
         }
         const { parser } = json
         if (!json.parse() || (seenCall === json.call && version === parser.version)) return undefined
+        const value = parser.value as DeepPartial<T> | undefined
         seenCall = json.call
         version = parser.version
-        return parser.value as DeepPartial<T> | undefined
+        return value === undefined ? undefined : { value }
       })
     },
 
@@ -149,7 +138,7 @@ export function entityStream<T>(
       let next = 0
       return {
         [Symbol.asyncIterator]: () =>
-          reader(async (lookAgain): Promise<Item | undefined> => {
+          reader<Item>(async () => {
             if (newCall) return undefined
             if (seenCall !== json.call) [seenCall, next] = [json.call, 0]
             json.parse()
@@ -158,8 +147,8 @@ export function entityStream<T>(
               const element = elements[next++]
               // An item is valid when the schema finds nothing wrong inside it as the array's only item.
               const validation = await schema.validate([element])
-              if (validation.ok) return (lookAgain(), (validation.value as Item[])[0]!)
-              if (!validation.issues.some((issue) => issue.path.startsWith('/0'))) return (lookAgain(), element as Item)
+              if (validation.ok) return { value: (validation.value as Item[])[0]! }
+              if (!validation.issues.some((issue) => issue.path.startsWith('/0'))) return { value: element as Item }
             }
             return undefined
           }),

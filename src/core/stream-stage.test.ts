@@ -89,20 +89,6 @@ describe('streamStage', () => {
     expect(await turnsUntil(ten.next())).toBe(await turnsUntil(one.next()))
   })
 
-  it('reads on past a skipped chunk in fewer microtask turns than a read takes (no chain of promises)', async () => {
-    const skipping = (skip: number) => {
-      let seen = 0
-      const stage = streamStage({
-        open: () => deaf(),
-        chunk: (n: number) => (++seen % (skip + 1) === 0 ? n : undefined),
-      })
-      return stage.next().then(() => stage)
-    }
-    const [none, some, more] = await Promise.all([skipping(0), skipping(99), skipping(199)])
-    const perSkip = ((await turnsUntil(more.next())) - (await turnsUntil(some.next()))) / 100
-    expect(perSkip).toBeLessThan(await turnsUntil(none.next()))
-  })
-
   it('reads on from the source a layer gives when one ends (the next round)', async () => {
     let round = 0
     const stage = streamStage({
