@@ -4,6 +4,7 @@ import {
   isAbortError,
   type AssistantMessage,
   type Message,
+  type UserMessage,
   type ToolCall,
   addUsage,
   type ChatOptions,
@@ -312,12 +313,10 @@ export class RunRecorder {
         traced = assistant
         break
       }
-      case 'user':
-        traced = { role: 'user', text: this.#redactor.text(message.text) }
-        if (message.parts) traced.parts = tracedParts(message.parts, this.#redactor)
-        break
       default:
         traced = { role: message.role, text: this.#redactor.text(message.text) }
+        if (message.role === 'user' && message.parts)
+          (traced as UserMessage).parts = tracedParts(message.parts, this.#redactor)
     }
     if (message.metadata) traced.metadata = this.#redactor.data(message.metadata, 'metadata') as Record<string, unknown>
     return traced
@@ -351,13 +350,6 @@ export class RunRecorder {
   // The tool loop sends the same options object every round; trace it once.
   #options(options: ChatOptions): TracedOptions {
     if (options === this.#lastOptions) return this.#lastTracedOptions!
-    const traced = this.#traceOptions(options)
-    this.#lastOptions = options
-    this.#lastTracedOptions = traced
-    return traced
-  }
-
-  #traceOptions(options: ChatOptions): TracedOptions {
     const { tools, toolContext, responseFormat, ...rest } = options
     // Provider options too: a key that names a secret is masked at any depth.
     const traced = this.#redactor.data(rest) as TracedOptions
@@ -366,7 +358,8 @@ export class RunRecorder {
       traced.responseFormat = this.#redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
     if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.#redactor))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
-    return traced
+    this.#lastOptions = options
+    return (this.#lastTracedOptions = traced)
   }
 
   /** Every text of an error is masked: servers echo keys in codes and request ids too. */
