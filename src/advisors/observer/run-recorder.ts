@@ -152,7 +152,9 @@ export class RunRecorder {
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
     this.#chunks?.endOfResponse(round)
     const generation = response?.results[0]
+    const output = generation?.output
     const metadata = response?.metadata
+    const model = metadata?.model
     const usage = metadata?.usage
     const finishReason = generation?.metadata.finishReason
     this.#usage = addUsage(this.#usage, usage)
@@ -160,18 +162,18 @@ export class RunRecorder {
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
     const event: BodyOf<'model-response'> = {
       type: 'model-response',
-      text: this.#redactor.text(generation?.output.text ?? ''),
-      toolCalls: (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
+      text: this.#redactor.text(output?.text ?? ''),
+      toolCalls: (output?.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
       durationMs: timing.durationMs,
     }
-    if (generation?.output.reasoning) event.reasoning = this.#redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.#redactor)
+    if (output?.reasoning) event.reasoning = this.#redactor.text(output.reasoning)
+    if (output?.parts) event.parts = tracedParts(output.parts, this.#redactor)
     if (finishReason) event.finishReason = this.#redactor.text(finishReason)
     if (usage) event.usage = usage
-    if (typeof metadata?.model === 'string') event.model = this.#redactor.text(metadata.model)
+    if (typeof model === 'string') event.model = this.#redactor.text(model)
     if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
-    if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
+    if (usage && timing.timeToFirstTokenMs !== undefined && output?.text && generationSeconds > 0)
       event.tokensPerSecond = usage.completionTokens / generationSeconds
     if (timing.chunks !== undefined) event.chunks = timing.chunks
     // Metadata beyond what the event has fields for (provider ids, thinking, speed figures); most responses have none.
@@ -180,25 +182,21 @@ export class RunRecorder {
       if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
     for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
     if (extra) event.metadata = this.#redactor.data(extra) as Record<string, unknown>
-    if (this.#pricing) this.#cost(event, response)
-    this.emit(round, event, undefined, timing.at)
-  }
-
-  /** The response's cost at the app's prices: from the usage reported, else from an estimate marked as one. */
-  #cost(event: BodyOf<'model-response'>, response: ChatResponse | null): void {
-    const pricing = this.#pricing!
-    let usage = response?.metadata.usage
-    if (!usage) {
-      const output = response?.results[0]?.output
-      usage = event.estimatedUsage = estimatedUsage(this.#promptCharacters, output ? charactersOf([output]) : 0)
-      event.costEstimated = true
+    const pricing = this.#pricing
+    if (pricing) {
+      // The response's cost at the app's prices: from the usage reported, else from an estimate marked as one.
+      let costed = usage
+      if (!costed) {
+        costed = event.estimatedUsage = estimatedUsage(this.#promptCharacters, output ? charactersOf([output]) : 0)
+        event.costEstimated = true
+      }
+      const price = priceOf(pricing, typeof model === 'string' ? model : undefined)
+      if (price) event.costUsd = costOf(costed, price)
+      const fallback = this.fallbackModel
+      const fallbackPrice = fallback !== model && !metadata?.escalation ? priceOf(pricing, fallback) : undefined
+      if (fallbackPrice) event.fallbackCostUsd = costOf(costed, fallbackPrice)
     }
-    const model = response?.metadata.model
-    const price = priceOf(pricing, typeof model === 'string' ? model : undefined)
-    if (price) event.costUsd = costOf(usage, price)
-    const fallback = this.fallbackModel
-    const fallbackPrice = fallback !== model && !response?.metadata.escalation ? priceOf(pricing, fallback) : undefined
-    if (fallbackPrice) event.fallbackCostUsd = costOf(usage, fallbackPrice)
+    this.emit(round, event, undefined, timing.at)
   }
 
   approval(
