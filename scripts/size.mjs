@@ -50,10 +50,12 @@ const COMBINATIONS = [
     // out), the observer watches a call as it watches a stream and hands reports and retries to its
     // run to mask, one answer builder for OpenAI calls and streams, one FNV text hash, #private
     // fields where only their class reads them.
+    // 33.75 KB (33.74 KB, issue 40): the observer sends every event through emit, prices a response
+    // where it traces it, and the validation advisor's verdict is its list of errors.
     // The largest parts, minified: the JSON Schema validator for tool arguments (7.3 KB), the run
     // recorder (6.1 KB), the partial JSON parser (4.6 KB), the tool loop and its round (4.1 + 3.8 +
     // 3.3 KB), the stream stage (3.9 KB), the observer (3.8 KB), the client (3.7 KB).
-    budgetKB: 33.95,
+    budgetKB: 33.75,
     firstCall: true,
   },
   { label: 'ChatClient + defineTool', names: ['ChatClient', 'defineTool'], from: 'advisor-chain', firstCall: true },

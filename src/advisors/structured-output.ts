@@ -38,8 +38,6 @@ export interface StructuredOutputValidationAdvisorOptions {
   advisorOrder?: number
 }
 
-type Verdict = { valid: true } | { valid: false; error: string; errors: string[] }
-
 /**
  * Validates the model's JSON answer against a schema and, while it is invalid, re-runs the rest
  * of the chain with the original request and the errors appended to its last user message.
@@ -118,18 +116,20 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
   ): Promise<ChatClientRequest | undefined> {
     // A tool call is not the answer yet: it goes back to the tool loop without using an attempt.
     if (hasToolCalls(response)) return undefined
-    const verdict = await this.#validate(response)
-    const retrying = !verdict.valid && attempt <= this.#maxRepeatAttempts
+    const errors = await this.#validate(response)
+    const valid = !errors.length
+    const retrying = !valid && attempt <= this.#maxRepeatAttempts
+    const retryWith = `Output JSON validation failed because of: ${errors.join('; ')}`
     emitChainEvent(
       listeners,
       {
         type: 'validation-attempt',
         attempt,
-        valid: verdict.valid,
-        errors: verdict.valid ? [] : verdict.errors,
+        valid,
+        errors,
         durationMs: performance.now() - started,
         output: response?.results[0]?.output.text ?? '',
-        ...(retrying ? { retryWith: feedback(verdict) } : {}),
+        ...(retrying ? { retryWith } : {}),
       },
       request.context,
       this.name,
@@ -137,22 +137,24 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
     if (!retrying) return undefined
     return {
       ...request,
-      prompt: { ...request.prompt, messages: appendToLastUserMessage(request.prompt.messages, feedback(verdict)) },
+      prompt: { ...request.prompt, messages: appendToLastUserMessage(request.prompt.messages, retryWith) },
     }
   }
 
-  async #validate(response: ChatResponse | null): Promise<Verdict> {
+  /** What is wrong with the response's output, one text per issue: none when it is valid. */
+  async #validate(response: ChatResponse | null): Promise<string[]> {
     const output = response?.results[0]?.output
-    if (!response || !output) return invalid('Missing required json output for validation.')
-    if (extractJson(output.text) === '') return invalid('Empty JSON output for validation.')
+    if (!response || !output) return ['Missing required json output for validation.']
+    if (extractJson(output.text) === '') return ['Empty JSON output for validation.']
     try {
       await parseEntity(output.text, this.#schema)
-      return { valid: true }
+      return []
     } catch (error) {
       const { issues, message } = error as OutputParseError
-      // parseEntity's message holds the parser's in parentheses.
-      if (!issues.length) return invalid(`Invalid JSON: ${message.slice(message.indexOf('(') + 1, -1)}`)
-      return { valid: false, error: formatIssues(issues), errors: issues.map((issue) => formatIssues([issue])) }
+      return issues.length
+        ? issues.map((issue) => formatIssues([issue]))
+        : // parseEntity's message holds the parser's in parentheses.
+          [`Invalid JSON: ${message.slice(message.indexOf('(') + 1, -1)}`]
     }
   }
 }
@@ -175,12 +177,4 @@ export class StructuredOutputValidationAdvisorBuilder {
   build(): StructuredOutputValidationAdvisor {
     return new StructuredOutputValidationAdvisor({ ...this.#options } as StructuredOutputValidationAdvisorOptions)
   }
-}
-
-function invalid(error: string): Verdict {
-  return { valid: false, error, errors: [error] }
-}
-
-function feedback(verdict: Verdict): string {
-  return verdict.valid ? '' : `Output JSON validation failed because of: ${verdict.error}`
 }

@@ -45,10 +45,11 @@ export async function httpError(response: Response, context: ErrorContext): Prom
   return new ChatModelError(message, {
     provider: context.provider,
     status,
-    ...(code ? { code } : {}),
+    // Fields left undefined are not set.
+    code: code || undefined,
     retryable: isRetryableStatus(status, response.headers),
-    ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
-    ...(requestId ? { requestId } : {}),
+    retryAfterMs: retryAfter,
+    requestId: requestId || undefined,
   })
 }
 

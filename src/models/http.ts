@@ -1,6 +1,7 @@
 import { abortError, isAbortError, scrubAndTruncate } from '../core'
-import { networkError, streamError, type ErrorContext } from './errors'
+import { networkError, type ErrorContext } from './errors'
 import { httpError } from './http-error'
+import { unreadable } from './wire'
 
 export interface HttpOptions {
   fetch?: typeof fetch | undefined
@@ -64,9 +65,6 @@ export async function readJson<T>(
   try {
     return JSON.parse(text) as T
   } catch {
-    throw streamError(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context, {
-      retryable: false,
-      code: 'invalid_response',
-    })
+    throw unreadable(`the answer is not JSON: ${scrubAndTruncate(text, 120)}`, context)
   }
 }

@@ -8,11 +8,15 @@ export type WireObject = Record<string, unknown>
 
 /** The error for a body that parsed as JSON but is not of the shape the provider documents. */
 export function invalidResponse(context: ErrorContext, problem: string, value: unknown) {
-  return streamError(
+  return unreadable(
     `the response cannot be read: ${problem}, got ${preview(value)}. The server may not speak this API; check the base URL and the model.`,
     context,
-    { retryable: false, code: 'invalid_response' },
   )
+}
+
+/** An answer that cannot be read (not JSON, or not of the shape documented): an `invalid_response`, not retryable. */
+export function unreadable(message: string, context: ErrorContext) {
+  return streamError(message, context, { retryable: false, code: 'invalid_response' })
 }
 
 function preview(value: unknown): string {
@@ -79,10 +83,7 @@ export function streamEvent(event: ServerSentEvent, what: string, context: Error
     parsed = JSON.parse(data) as unknown
   } catch {
     if (event.cut) return undefined
-    throw streamError(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, context, {
-      retryable: false,
-      code: 'invalid_response',
-    })
+    throw unreadable(`the stream sent a line that is not JSON: ${scrubAndTruncate(data, 120)}`, context)
   }
   return objectAt(parsed, what, context)
 }

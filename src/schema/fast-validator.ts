@@ -217,8 +217,9 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
         // Not validated (ajv runs with validateFormats: false), but it counts for the type's group.
         return must(typeof rule == 'string') && undefined
       case 'pattern': {
-        const pattern = new RegExp(text(rule), 'u')
-        return (value) => pattern.test(value as string) || fail(`must match pattern "${text(rule)}"`)
+        const source = text(rule)
+        const pattern = new RegExp(source, 'u')
+        return (value) => pattern.test(value as string) || fail(`must match pattern "${source}"`)
       }
       case 'prefixItems':
         // ajv's draft-07 ignores it; rare enough there to leave to ajv.

@@ -4,6 +4,7 @@ import {
   isAbortError,
   type AssistantMessage,
   type Message,
+  type UserMessage,
   type ToolCall,
   addUsage,
   type ChatOptions,
@@ -21,7 +22,6 @@ import {
   TRACE_VERSION,
   type RunStatus,
   type TraceEvent,
-  type TraceEventOf,
   type TraceEventType,
   type TraceEventBody,
   type TraceSink,
@@ -83,25 +83,16 @@ export class RunRecorder {
     return (this.#chunks ??= new ChunkRecorder(this, this.#redactor))
   }
 
-  /** A new event of `type`: the one place an event's header is written. The caller sets the event's own fields on it and sends it. */
-  #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
+  /** Sends an event of `body`'s fields: the one place an event's header is written. `t`: when it happened, if the caller read the clock. */
+  emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
     // Joined chunks come before whatever follows them.
     this.#chunks?.flush()
-    const header = { type, v: TRACE_VERSION, seq: this.#nextSeq(), runId: this.runId, round, advisor, t }
-    return header as TraceEventOf<T>
-  }
-
-  #send(event: TraceEvent): void {
+    const header = { type: body.type, v: TRACE_VERSION, seq: this.#nextSeq(), runId: this.runId, round, advisor, t }
     try {
-      this.#sink.emit(event)
+      this.#sink.emit(Object.assign(header, body) as TraceEvent)
     } catch (error) {
       console.error('A trace sink failed; the run goes on without it', error)
     }
-  }
-
-  /** Sends an event of `body`'s fields. `t`: when it happened, if the caller read the clock. */
-  emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
-    this.#send(Object.assign(this.#event(body.type, round, advisor, t), body))
   }
 
   /** Sends an advisor's report (validation, evaluation, escalation, note…) as it came, every text in it masked. */
@@ -110,14 +101,11 @@ export class RunRecorder {
   }
 
   roundStart(round: number, advisor: string, t: number): void {
-    this.#send(this.#event('round-start', round, advisor, t))
+    this.emit(round, { type: 'round-start' }, advisor, t)
   }
 
-  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t = now()): void {
-    const event = this.#event('round-end', round, advisor, t)
-    event.status = status
-    event.durationMs = durationMs
-    this.#send(event)
+  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t?: number): void {
+    this.emit(round, { type: 'round-end', status, durationMs }, advisor, t)
   }
 
   start(
@@ -149,12 +137,10 @@ export class RunRecorder {
     if (this.#pricing) this.#promptCharacters = charactersOf(messages)
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    const event = this.#event('model-request', round, this.#advisor, t ?? now())
-    event.messages = sent
-    event.options = this.#options(options)
-    if (provider) event.provider = provider
-    if (shared > 0) event.shared = shared
-    this.#send(event)
+    const body: BodyOf<'model-request'> = { type: 'model-request', messages: sent, options: this.#options(options) }
+    if (provider) body.provider = provider
+    if (shared > 0) body.shared = shared
+    this.emit(round, body, undefined, t)
   }
 
   /** How a run whose rounds the observer does not see (it sits outside the loop) ended: its usage and finish reason. */
@@ -166,26 +152,28 @@ export class RunRecorder {
   response(round: number, response: ChatResponse | null, timing: ResponseTiming): void {
     this.#chunks?.endOfResponse(round)
     const generation = response?.results[0]
+    const output = generation?.output
     const metadata = response?.metadata
+    const model = metadata?.model
     const usage = metadata?.usage
     const finishReason = generation?.metadata.finishReason
     this.#usage = addUsage(this.#usage, usage)
     this.finishReason = finishReason ?? this.finishReason
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    const text = this.#redactor.text(generation?.output.text ?? '')
-    const toolCalls = (generation?.output.toolCalls ?? []).map((call) => this.tracedToolCall(call))
-    const event = this.#event('model-response', round, this.#advisor, timing.at ?? now())
-    event.text = text
-    event.toolCalls = toolCalls
-    event.durationMs = timing.durationMs
-    if (generation?.output.reasoning) event.reasoning = this.#redactor.text(generation.output.reasoning)
-    if (generation?.output.parts) event.parts = tracedParts(generation.output.parts, this.#redactor)
+    const event: BodyOf<'model-response'> = {
+      type: 'model-response',
+      text: this.#redactor.text(output?.text ?? ''),
+      toolCalls: (output?.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
+      durationMs: timing.durationMs,
+    }
+    if (output?.reasoning) event.reasoning = this.#redactor.text(output.reasoning)
+    if (output?.parts) event.parts = tracedParts(output.parts, this.#redactor)
     if (finishReason) event.finishReason = this.#redactor.text(finishReason)
     if (usage) event.usage = usage
-    if (typeof metadata?.model === 'string') event.model = this.#redactor.text(metadata.model)
+    if (typeof model === 'string') event.model = this.#redactor.text(model)
     if (timing.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = timing.timeToFirstTokenMs
     // A speed needs text that streamed after a first token; tool calls arrive whole, in no measurable time.
-    if (usage && timing.timeToFirstTokenMs !== undefined && generation?.output.text && generationSeconds > 0)
+    if (usage && timing.timeToFirstTokenMs !== undefined && output?.text && generationSeconds > 0)
       event.tokensPerSecond = usage.completionTokens / generationSeconds
     if (timing.chunks !== undefined) event.chunks = timing.chunks
     // Metadata beyond what the event has fields for (provider ids, thinking, speed figures); most responses have none.
@@ -194,25 +182,21 @@ export class RunRecorder {
       if (key !== 'model' && key !== 'usage' && (key !== 'id' || metadata[key])) (extra ??= {})[key] = metadata[key]
     for (const key in generation?.metadata) if (key !== 'finishReason') (extra ??= {})[key] = generation.metadata[key]
     if (extra) event.metadata = this.#redactor.data(extra) as Record<string, unknown>
-    if (this.#pricing) this.#cost(event, response)
-    this.#send(event)
-  }
-
-  /** The response's cost at the app's prices: from the usage reported, else from an estimate marked as one. */
-  #cost(event: TraceEventOf<'model-response'>, response: ChatResponse | null): void {
-    const pricing = this.#pricing!
-    let usage = response?.metadata.usage
-    if (!usage) {
-      const output = response?.results[0]?.output
-      usage = event.estimatedUsage = estimatedUsage(this.#promptCharacters, output ? charactersOf([output]) : 0)
-      event.costEstimated = true
+    const pricing = this.#pricing
+    if (pricing) {
+      // The response's cost at the app's prices: from the usage reported, else from an estimate marked as one.
+      let costed = usage
+      if (!costed) {
+        costed = event.estimatedUsage = estimatedUsage(this.#promptCharacters, output ? charactersOf([output]) : 0)
+        event.costEstimated = true
+      }
+      const price = priceOf(pricing, typeof model === 'string' ? model : undefined)
+      if (price) event.costUsd = costOf(costed, price)
+      const fallback = this.fallbackModel
+      const fallbackPrice = fallback !== model && !metadata?.escalation ? priceOf(pricing, fallback) : undefined
+      if (fallbackPrice) event.fallbackCostUsd = costOf(costed, fallbackPrice)
     }
-    const model = response?.metadata.model
-    const price = priceOf(pricing, typeof model === 'string' ? model : undefined)
-    if (price) event.costUsd = costOf(usage, price)
-    const fallback = this.fallbackModel
-    const fallbackPrice = fallback !== model && !response?.metadata.escalation ? priceOf(pricing, fallback) : undefined
-    if (fallbackPrice) event.fallbackCostUsd = costOf(usage, fallbackPrice)
+    this.emit(round, event, undefined, timing.at)
   }
 
   approval(
@@ -234,11 +218,9 @@ export class RunRecorder {
   }
 
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
-    const toolCall = this.tracedToolCall(start.toolCall)
-    const event = this.#event('tool-start', round, advisor, t ?? now())
-    event.toolCall = toolCall
-    if (start.source) event.source = this.#redactor.data(start.source) as ToolSource
-    this.#send(event)
+    const body: BodyOf<'tool-start'> = { type: 'tool-start', toolCall: this.tracedToolCall(start.toolCall) }
+    if (start.source) body.source = this.#redactor.data(start.source) as ToolSource
+    this.emit(round, body, advisor, t)
   }
 
   toolEnd(
@@ -256,18 +238,18 @@ export class RunRecorder {
     },
     advisor: string,
   ): void {
-    const toolCall = this.tracedToolCall(end.toolCall)
-    const result = this.#redactor.text(end.result)
-    const event = this.#event('tool-end', round, advisor, end.at ?? now())
-    event.toolCall = toolCall
-    event.result = result
-    event.durationMs = end.durationMs
-    event.returnDirect = end.returnDirect
+    const event: BodyOf<'tool-end'> = {
+      type: 'tool-end',
+      toolCall: this.tracedToolCall(end.toolCall),
+      result: this.#redactor.text(end.result),
+      durationMs: end.durationMs,
+      returnDirect: end.returnDirect,
+    }
     if (end.error !== undefined) event.error = this.#redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
     if (end.source) event.source = this.#redactor.data(end.source) as ToolSource
     if (end.detail) event.detail = this.#redactor.data(end.detail) as Record<string, unknown>
-    this.#send(event)
+    this.emit(round, event, advisor, end.at)
   }
 
   failure(round: number, error: unknown): void {
@@ -329,12 +311,10 @@ export class RunRecorder {
         traced = assistant
         break
       }
-      case 'user':
-        traced = { role: 'user', text: this.#redactor.text(message.text) }
-        if (message.parts) traced.parts = tracedParts(message.parts, this.#redactor)
-        break
       default:
         traced = { role: message.role, text: this.#redactor.text(message.text) }
+        if (message.role === 'user' && message.parts)
+          (traced as UserMessage).parts = tracedParts(message.parts, this.#redactor)
     }
     if (message.metadata) traced.metadata = this.#redactor.data(message.metadata, 'metadata') as Record<string, unknown>
     return traced
@@ -368,13 +348,6 @@ export class RunRecorder {
   // The tool loop sends the same options object every round; trace it once.
   #options(options: ChatOptions): TracedOptions {
     if (options === this.#lastOptions) return this.#lastTracedOptions!
-    const traced = this.#traceOptions(options)
-    this.#lastOptions = options
-    this.#lastTracedOptions = traced
-    return traced
-  }
-
-  #traceOptions(options: ChatOptions): TracedOptions {
     const { tools, toolContext, responseFormat, ...rest } = options
     // Provider options too: a key that names a secret is masked at any depth.
     const traced = this.#redactor.data(rest) as TracedOptions
@@ -383,7 +356,8 @@ export class RunRecorder {
       traced.responseFormat = this.#redactor.data(responseFormat, 'schema') as TracedOptions['responseFormat']
     if (tools?.length) traced.tools = tools.map((tool) => tracedDefinition(tool.definition, this.#redactor))
     if (toolContext) traced.toolContextKeys = Object.keys(toolContext)
-    return traced
+    this.#lastOptions = options
+    return (this.#lastTracedOptions = traced)
   }
 
   /** Every text of an error is masked: servers echo keys in codes and request ids too. */
@@ -426,6 +400,8 @@ function charactersOf(messages: readonly Message[]): number {
   }
   return characters
 }
+
+type BodyOf<T extends TraceEventType> = Extract<TraceEventBody, { type: T }>
 
 export interface ResponseTiming {
   durationMs: number
