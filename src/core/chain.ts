@@ -82,7 +82,7 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
     return this.#callPosition === 0 && this.#streamPosition === 0 ? this.#shared.run : undefined
   }
 
-  /** The rest of the chain after `after`, made once per advisor and reused. */
+  // The rest of the chain after `after`, made once per advisor and reused.
   copy(after: Advisor): AdvisorChain {
     if (after == null) throw new Error('The after advisor must not be null')
     let copy = this.#shared.copies.get(after)
