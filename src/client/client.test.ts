@@ -46,6 +46,23 @@ describe('ChatClient', () => {
     ])
   })
 
+  it('keeps a call as it was when .call() or .stream() was asked, whatever its request or client is given later', async () => {
+    const model = new ScriptedChatModel(['first', 'second', 'third', 'fourth'])
+    const client = ChatClient.create(model)
+    const request = client.prompt('one')
+    const first = request.call()
+    const streamed = request.stream()
+    request.user('two').messages(userMessage('extra')).advisorParams({ late: true })
+    const second = request.call()
+    await first.content()
+    await collect(streamed.content())
+    await second.content()
+    // The client's defaults are not the prompt's to change.
+    await client.prompt('three').call().content()
+    const texts = model.prompts.map((prompt) => prompt.messages.map((m) => ('text' in m ? m.text : '')))
+    expect(texts).toEqual([['one'], ['one'], ['extra', 'two'], ['three']])
+  })
+
   it('lets a prompt replace the default system text', async () => {
     const model = new ScriptedChatModel(['ok'])
     await ChatClient.builder(model).defaultSystem('default').build().prompt('q').system('special').call().content()

@@ -27,19 +27,23 @@ import { type Infer, parseEntity, resolveSchema, type ResolvedSchema, type Schem
 import { partsStream } from './parts-iterator'
 import { entityStream, type PartialEntityStream } from './partial-entity'
 
-/** Everything a call is made of; the defaults of a client and one prompt's additions merged. */
+/**
+ * Everything a call is made of; the defaults of a client and one prompt's additions merged. A
+ * change replaces a field (never edits the array or object in it), so a copy of the spec is one
+ * object: a client's prompts share its defaults, and a call keeps the spec it was asked with.
+ */
 interface CallSpec {
   model: ChatModel
   system?: string | undefined
-  messages: Message[]
+  messages: readonly Message[]
   user?: string | undefined
   /** Images and files sent with the user text. */
-  attachments: AttachmentPart[]
-  tools: ToolCallback[]
-  toolContext: Record<string, unknown>
+  attachments: readonly AttachmentPart[]
+  tools: readonly ToolCallback[]
+  toolContext: Readonly<Record<string, unknown>>
   options: ChatOptions
-  advisors: AnyAdvisor[]
-  params: Record<string, unknown>
+  advisors: readonly AnyAdvisor[]
+  params: Readonly<Record<string, unknown>>
   signal?: AbortSignal | undefined
   toolCallingAdvisor?: ToolCallingAdvisorBuilder | undefined
   /** Shared by a client's requests. */
@@ -75,7 +79,7 @@ export class ChatClient {
   }
 
   prompt(userText?: string): ChatClientRequestSpec {
-    const spec = new ChatClientRequestSpec(copySpec(this.#defaults))
+    const spec = new ChatClientRequestSpec({ ...this.#defaults })
     return userText === undefined ? spec : spec.user(userText)
   }
 }
@@ -99,12 +103,12 @@ export class ChatClientBuilder {
   }
 
   defaultAdvisors(...advisors: AnyAdvisor[]): this {
-    this.#spec.advisors.push(...advisors)
+    this.#spec.advisors = [...this.#spec.advisors, ...advisors]
     return this
   }
 
   defaultTools(...tools: ToolCallback[]): this {
-    this.#spec.tools.push(...tools)
+    this.#spec.tools = [...this.#spec.tools, ...tools]
     return this
   }
 
@@ -114,7 +118,7 @@ export class ChatClientBuilder {
   }
 
   defaultAdvisorParams(params: Record<string, unknown>): this {
-    Object.assign(this.#spec.params, params)
+    this.#spec.params = { ...this.#spec.params, ...params }
     return this
   }
 
@@ -125,7 +129,7 @@ export class ChatClientBuilder {
   }
 
   build(): ChatClient {
-    return this.#build({ ...copySpec(this.#spec), chains: chainMemo() })
+    return this.#build({ ...this.#spec, chains: chainMemo() })
   }
 }
 
@@ -151,17 +155,17 @@ export class ChatClientRequestSpec {
   }
 
   messages(...messages: Message[]): this {
-    this.#spec.messages.push(...messages)
+    this.#spec.messages = [...this.#spec.messages, ...messages]
     return this
   }
 
   tools(...tools: ToolCallback[]): this {
-    this.#spec.tools.push(...tools)
+    this.#spec.tools = [...this.#spec.tools, ...tools]
     return this
   }
 
   toolContext(values: Record<string, unknown>): this {
-    Object.assign(this.#spec.toolContext, values)
+    this.#spec.toolContext = { ...this.#spec.toolContext, ...values }
     return this
   }
 
@@ -171,12 +175,12 @@ export class ChatClientRequestSpec {
   }
 
   advisors(...advisors: AnyAdvisor[]): this {
-    this.#spec.advisors.push(...advisors)
+    this.#spec.advisors = [...this.#spec.advisors, ...advisors]
     return this
   }
 
   advisorParams(params: Record<string, unknown>): this {
-    Object.assign(this.#spec.params, params)
+    this.#spec.params = { ...this.#spec.params, ...params }
     return this
   }
 
@@ -187,12 +191,12 @@ export class ChatClientRequestSpec {
 
   /** Never throws: the chain runs when a result method is called. */
   call(): CallResponseSpec {
-    return new CallResponseSpec(copySpec(this.#spec))
+    return new CallResponseSpec({ ...this.#spec })
   }
 
   /** Never throws: the chain runs when the returned iterable is read. */
   stream(): StreamResponseSpec {
-    return new StreamResponseSpec(copySpec(this.#spec))
+    return new StreamResponseSpec({ ...this.#spec })
   }
 }
 
@@ -296,7 +300,7 @@ export class StreamResponseSpec {
 
 /** The spec of a structured answer: the schema for the model, and its validation when asked for. */
 function entitySpec(spec: CallSpec, resolved: ResolvedSchema, schema: SchemaLike, options: EntityOptions): CallSpec {
-  const copy = copySpec(spec)
+  const copy = { ...spec }
   askForEntity(new ChatClientRequestSpec(copy), resolved, schema, options)
   return copy
 }
@@ -334,19 +338,6 @@ function emptySpec(model: ChatModel): CallSpec {
 
 function advisorsOf(spec: CallSpec): AnyAdvisor[] {
   return withToolAdvisor(spec.advisors, spec.params, spec.toolCallingAdvisor)
-}
-
-function copySpec(spec: Readonly<CallSpec>): CallSpec {
-  return {
-    ...spec,
-    messages: [...spec.messages],
-    attachments: [...spec.attachments],
-    tools: [...spec.tools],
-    toolContext: { ...spec.toolContext },
-    options: { ...spec.options },
-    advisors: [...spec.advisors],
-    params: { ...spec.params },
-  }
 }
 
 /** Messages in the order system → explicit messages → user text; the context starts as a copy of the params. */

@@ -85,6 +85,24 @@ export function followedSignals(signal: AbortSignal): readonly AbortSignal[] {
   return followed.get(signal) ?? []
 }
 
+/** The run each of `runSignal`'s signals was made for. */
+const runs = new WeakMap<AbortSignal, string>()
+
+/**
+ * A signal of advisor-chain's own for a tool of run `runId` whose turn has no signal to give: a
+ * turn started with it (or a signal following it) is known to come from that run's tools.
+ */
+export function runSignal(runId: string | undefined): AbortSignal {
+  const signal = internalSignal(new AbortController())
+  if (runId !== undefined) runs.set(signal, runId)
+  return signal
+}
+
+/** The runs whose tools were given `signal` or a signal it follows (see `runSignal`). */
+export function signalRuns(signal: AbortSignal): string[] {
+  return signalLineage(signal).flatMap((root) => runs.get(root) ?? [])
+}
+
 /** `signal` and the signals it follows, at any depth. */
 export function signalLineage(signal: AbortSignal): AbortSignal[] {
   const seen = new Set<AbortSignal>()

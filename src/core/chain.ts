@@ -23,6 +23,9 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   readonly #shared: SharedChain
   readonly #callPosition: number
   readonly #streamPosition: number
+  /** The views handed to this position's advisor: made on first walk, then reused (chains are immutable). */
+  #callView: AdvisorChain | undefined
+  #streamView: AdvisorChain | undefined
 
   private constructor(shared: SharedChain, callPosition: number, streamPosition: number) {
     this.#shared = shared
@@ -43,7 +46,6 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
       advisors: sorted,
       calls: sorted.filter(isCallAdvisor),
       streams: sorted.filter(isStreamAdvisor),
-      views: new Map(),
       copies: new Map(),
     }
     return new AdvisorChain(shared, 0, 0)
@@ -60,7 +62,7 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   nextCall(request: ChatClientRequest): Promise<ChatClientResponse> {
     const advisor = this.#shared.calls[this.#callPosition]
     if (!advisor) return Promise.reject(new Error('No CallAdvisors available to execute'))
-    const view = this.#view(this.#callPosition + 1, this.#streamPosition)
+    const view = (this.#callView ??= new AdvisorChain(this.#shared, this.#callPosition + 1, this.#streamPosition))
     const run = this.#startsRun()
     if (run) return callRun(run, request, (started) => advise(advisor, started, view))
     return advise(advisor, request, view)
@@ -69,7 +71,7 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
   nextStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
     const advisor = this.#shared.streams[this.#streamPosition]
     if (!advisor) return failingStream(new Error('No StreamAdvisors available to execute'))
-    const view = this.#view(this.#callPosition, this.#streamPosition + 1)
+    const view = (this.#streamView ??= new AdvisorChain(this.#shared, this.#callPosition, this.#streamPosition + 1))
     const run = this.#startsRun()
     if (run) return streamRun(run, request, (started) => advisor.adviseStream(started, view))
     return advisor.adviseStream(request, view)
@@ -80,6 +82,7 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
     return this.#callPosition === 0 && this.#streamPosition === 0 ? this.#shared.run : undefined
   }
 
+  // The rest of the chain after `after`, made once per advisor and reused.
   copy(after: Advisor): AdvisorChain {
     if (after == null) throw new Error('The after advisor must not be null')
     let copy = this.#shared.copies.get(after)
@@ -90,17 +93,6 @@ export class AdvisorChain implements CallAdvisorChain, StreamAdvisorChain {
       this.#shared.copies.set(after, copy)
     }
     return copy
-  }
-
-  // Chains are immutable, so the views handed to advisors and the copies are made once and reused.
-  #view(callPosition: number, streamPosition: number): AdvisorChain {
-    const key = callPosition * 65536 + streamPosition
-    let view = this.#shared.views.get(key)
-    if (!view) {
-      view = new AdvisorChain(this.#shared, callPosition, streamPosition)
-      this.#shared.views.set(key, view)
-    }
-    return view
   }
 }
 
@@ -119,7 +111,6 @@ interface SharedChain {
   readonly advisors: readonly Advisor[]
   readonly calls: readonly CallAdvisor[]
   readonly streams: readonly StreamAdvisor[]
-  readonly views: Map<number, AdvisorChain>
   readonly copies: Map<Advisor, AdvisorChain>
 }
 

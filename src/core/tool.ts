@@ -45,6 +45,7 @@ export interface ToolContext {
    * The turn's signal (the tool loop always gives one): it aborts when the turn is stopped. Give it
    * to a call the tool makes (`.signal(context.signal)`): the call stops with the turn, and a call
    * on the turn's own conversation fails at once instead of waiting for the turn that waits for it.
+   * It may be a getter: a copy of the context (`{ ...context }`) names it (`{ ...context, signal: context.signal }`).
    */
   signal?: AbortSignal
   /**

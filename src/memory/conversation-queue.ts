@@ -1,4 +1,4 @@
-import { abortError, callerGaveSignal, signalLineage, type StreamReader } from '../core'
+import { abortError, callerGaveSignal, signalLineage, signalRuns, type StreamReader } from '../core'
 import { CrossTabTurns } from './cross-tab-turns'
 
 /** What a memory advisor does with a turn that asks for a conversation another turn holds. */
@@ -58,6 +58,8 @@ function busyMessage(id: string, run: string, reason: BusyReason): string {
 /** Whether `asker` was started inside `holder`: by its run's tools (the run's context or signal passed on), or as its sub-agent. */
 function startedInside(asker: TurnHolder, holder: TurnHolder): boolean {
   if (holder.runId !== undefined && (asker.runId === holder.runId || asker.parentRunId === holder.runId)) return true
+  if (holder.runId !== undefined && asker.signal !== undefined && signalRuns(asker.signal).includes(holder.runId))
+    return true
   return (
     holder.signal !== undefined && asker.signal !== undefined && signalLineage(asker.signal).includes(holder.signal)
   )

@@ -1,5 +1,8 @@
 import {
   abortError,
+  runSignal,
+  type AnyAdvisor,
+  RUN_ID_KEY,
   thrownMessage,
   throwIfAborted,
   TOOL_ANSWERS_KEY,
@@ -157,16 +160,7 @@ async function run(
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
 ): Promise<ToolResponse> {
-  const context: ToolContext = {
-    values,
-    advisorContext: init.advisorContext ?? {},
-    toolCall: plan.call,
-    signal: init.signal,
-    advisors: init.advisors,
-    report: (reported) => {
-      plan.detail = reported
-    },
-  }
+  const context = new CallContext(values, init.advisorContext ?? {}, plan, init.signal, init.advisors)
   let returned: unknown
   try {
     // Arguments that are not JSON go to the tool as text: its own parse says what is wrong.
@@ -304,6 +298,40 @@ class RoundResult implements ToolExecutionResult {
 
   get conversationHistory(): Message[] {
     return (this.#history ??= [...this.#messages, ...this.appended])
+  }
+}
+
+/**
+ * What a tool is given with a call. Its signal is the turn's; a turn without one still gives one
+ * to a tool that asks, made then: a call the tool starts with it is known as this run's (runSignal).
+ */
+class CallContext implements ToolContext {
+  readonly toolCall: ToolCall
+  #signal: AbortSignal | undefined
+
+  constructor(
+    public values: Readonly<Record<string, unknown>>,
+    public advisorContext: Record<string, unknown>,
+    plan: Plan,
+    signal: AbortSignal | undefined,
+    readonly advisors: readonly AnyAdvisor[] | undefined,
+  ) {
+    this.toolCall = plan.call
+    this.#signal = signal
+    this.report = (reported) => {
+      plan.detail = reported
+    }
+  }
+
+  readonly report: (detail: Record<string, unknown>) => void
+
+  get signal(): AbortSignal {
+    const runId = this.advisorContext[RUN_ID_KEY]
+    return (this.#signal ??= runSignal(typeof runId === 'string' ? runId : undefined))
+  }
+
+  set signal(signal: AbortSignal) {
+    this.#signal = signal
   }
 }
 

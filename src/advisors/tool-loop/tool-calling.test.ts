@@ -378,12 +378,15 @@ describe('ToolCallingAdvisor hooks', () => {
 
   it('gives every tool a signal of the loop, also when the caller gave none, and it aborts with the caller signal', async () => {
     const signals: (AbortSignal | undefined)[] = []
+    // Made when a tool first asks for it, when the caller gave none: the same signal on every read.
+    const rereads: boolean[] = []
     const probe = defineTool({
       name: 'weather',
       description: 'Weather in a city',
       inputSchema: { type: 'object' },
       execute: (_args, context) => {
         signals.push(context.signal)
+        rereads.push(context.signal === signals.at(-1))
         return 'sunny'
       },
     })
@@ -392,6 +395,7 @@ describe('ToolCallingAdvisor hooks', () => {
     const caller = new AbortController()
     await clientFor(model(), probe).prompt('q').signal(caller.signal).call().content()
     expect(signals.map((signal) => signal instanceof AbortSignal)).toEqual([true, true])
+    expect(rereads).toEqual([true, true])
     caller.abort()
     expect(signals.map((signal) => signal!.aborted)).toEqual([false, true])
   })

@@ -9,7 +9,6 @@ import {
   errorInfo,
   isAbortError,
   followingSignal,
-  internalSignal,
   forkOriginOf,
   isChainEventListener,
   type ChainEvent,
@@ -53,7 +52,7 @@ export class ToolLoop {
   #instructions: Message[]
   #options: ChatOptions
   #context: Record<string, unknown>
-  readonly #signal: AbortSignal
+  readonly #signal: AbortSignal | undefined
   readonly #listeners: readonly Advisor[]
   /** The user message that began this turn: limits count from it, whatever user messages hooks add later. */
   readonly #turnStart: Message | undefined
@@ -83,9 +82,10 @@ export class ToolLoop {
     }
     // A fork re-enters the recorded turn at its round: the rounds before it were played already.
     this.round = (forkOriginOf(this.#context)?.round ?? 1) - 1
-    // A signal of the loop's own, which its rounds and tools follow (even when the caller gave
-    // none): a turn a tool starts with its context.signal is told apart from any other turn.
-    this.#signal = request.signal ? followingSignal([request.signal]) : internalSignal(new AbortController())
+    // A signal of the loop's own, which its rounds and tools follow: a turn a tool starts with its
+    // context.signal is told apart from any other turn given the caller's signal. (When the caller
+    // gave none, a tool that asks for one gets a signal of its run: see runSignal.)
+    this.#signal = request.signal ? followingSignal([request.signal]) : undefined
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {
       const chain = advisors.map(({ name, order }) => ({ name, order }))
