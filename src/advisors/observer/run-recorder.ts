@@ -22,6 +22,7 @@ import {
   TRACE_VERSION,
   type RunStatus,
   type TraceEvent,
+  type TraceEventOf,
   type TraceEventType,
   type TraceEventBody,
   type TraceSink,
@@ -83,16 +84,25 @@ export class RunRecorder {
     return (this.#chunks ??= new ChunkRecorder(this, this.#redactor))
   }
 
-  /** Sends an event of `body`'s fields: the one place an event's header is written. `t`: when it happened, if the caller read the clock. */
-  emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
+  /** A new event of `type`: the one place an event's header is written. The caller sets the event's own fields on it and sends it. */
+  #event<T extends TraceEventType>(type: T, round: number, advisor: string, t: number): TraceEventOf<T> {
     // Joined chunks come before whatever follows them.
     this.#chunks?.flush()
-    const header = { type: body.type, v: TRACE_VERSION, seq: this.#nextSeq(), runId: this.runId, round, advisor, t }
+    const header = { type, v: TRACE_VERSION, seq: this.#nextSeq(), runId: this.runId, round, advisor, t }
+    return header as TraceEventOf<T>
+  }
+
+  #send(event: TraceEvent): void {
     try {
-      this.#sink.emit(Object.assign(header, body) as TraceEvent)
+      this.#sink.emit(event)
     } catch (error) {
       console.error('A trace sink failed; the run goes on without it', error)
     }
+  }
+
+  /** Sends an event of `body`'s fields. `t`: when it happened, if the caller read the clock. */
+  emit(round: number, body: TraceEventBody, advisor = this.#advisor, t = now()): void {
+    this.#send(Object.assign(this.#event(body.type, round, advisor, t), body))
   }
 
   /** Sends an advisor's report (validation, evaluation, escalation, note…) as it came, every text in it masked. */
@@ -101,11 +111,14 @@ export class RunRecorder {
   }
 
   roundStart(round: number, advisor: string, t: number): void {
-    this.emit(round, { type: 'round-start' }, advisor, t)
+    this.#send(this.#event('round-start', round, advisor, t))
   }
 
-  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t?: number): void {
-    this.emit(round, { type: 'round-end', status, durationMs }, advisor, t)
+  roundEnd(round: number, status: RunStatus, durationMs: number, advisor: string, t = now()): void {
+    const event = this.#event('round-end', round, advisor, t)
+    event.status = status
+    event.durationMs = durationMs
+    this.#send(event)
   }
 
   start(
@@ -137,10 +150,12 @@ export class RunRecorder {
     if (this.#pricing) this.#promptCharacters = charactersOf(messages)
     const sent: Message[] = []
     for (let i = shared; i < messages.length; i++) sent.push(this.#message(messages[i]!))
-    const body: BodyOf<'model-request'> = { type: 'model-request', messages: sent, options: this.#options(options) }
-    if (provider) body.provider = provider
-    if (shared > 0) body.shared = shared
-    this.emit(round, body, undefined, t)
+    const event = this.#event('model-request', round, this.#advisor, t ?? now())
+    event.messages = sent
+    event.options = this.#options(options)
+    if (provider) event.provider = provider
+    if (shared > 0) event.shared = shared
+    this.#send(event)
   }
 
   /** How a run whose rounds the observer does not see (it sits outside the loop) ended: its usage and finish reason. */
@@ -160,12 +175,12 @@ export class RunRecorder {
     this.#usage = addUsage(this.#usage, usage)
     this.finishReason = finishReason ?? this.finishReason
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
-    const event: BodyOf<'model-response'> = {
-      type: 'model-response',
-      text: this.#redactor.text(output?.text ?? ''),
-      toolCalls: (output?.toolCalls ?? []).map((call) => this.tracedToolCall(call)),
-      durationMs: timing.durationMs,
-    }
+    const text = this.#redactor.text(output?.text ?? '')
+    const toolCalls = (output?.toolCalls ?? []).map((call) => this.tracedToolCall(call))
+    const event = this.#event('model-response', round, this.#advisor, timing.at ?? now())
+    event.text = text
+    event.toolCalls = toolCalls
+    event.durationMs = timing.durationMs
     if (output?.reasoning) event.reasoning = this.#redactor.text(output.reasoning)
     if (output?.parts) event.parts = tracedParts(output.parts, this.#redactor)
     if (finishReason) event.finishReason = this.#redactor.text(finishReason)
@@ -196,7 +211,7 @@ export class RunRecorder {
       const fallbackPrice = fallback !== model && !metadata?.escalation ? priceOf(pricing, fallback) : undefined
       if (fallbackPrice) event.fallbackCostUsd = costOf(costed, fallbackPrice)
     }
-    this.emit(round, event, undefined, timing.at)
+    this.#send(event)
   }
 
   approval(
@@ -218,9 +233,11 @@ export class RunRecorder {
   }
 
   toolStart(round: number, start: { toolCall: ToolCall; source?: ToolSource }, advisor: string, t?: number): void {
-    const body: BodyOf<'tool-start'> = { type: 'tool-start', toolCall: this.tracedToolCall(start.toolCall) }
-    if (start.source) body.source = this.#redactor.data(start.source) as ToolSource
-    this.emit(round, body, advisor, t)
+    const toolCall = this.tracedToolCall(start.toolCall)
+    const event = this.#event('tool-start', round, advisor, t ?? now())
+    event.toolCall = toolCall
+    if (start.source) event.source = this.#redactor.data(start.source) as ToolSource
+    this.#send(event)
   }
 
   toolEnd(
@@ -238,18 +255,18 @@ export class RunRecorder {
     },
     advisor: string,
   ): void {
-    const event: BodyOf<'tool-end'> = {
-      type: 'tool-end',
-      toolCall: this.tracedToolCall(end.toolCall),
-      result: this.#redactor.text(end.result),
-      durationMs: end.durationMs,
-      returnDirect: end.returnDirect,
-    }
+    const toolCall = this.tracedToolCall(end.toolCall)
+    const result = this.#redactor.text(end.result)
+    const event = this.#event('tool-end', round, advisor, end.at ?? now())
+    event.toolCall = toolCall
+    event.result = result
+    event.durationMs = end.durationMs
+    event.returnDirect = end.returnDirect
     if (end.error !== undefined) event.error = this.#redactor.text(end.error)
     if (end.setupMs !== undefined) event.setupMs = end.setupMs
     if (end.source) event.source = this.#redactor.data(end.source) as ToolSource
     if (end.detail) event.detail = this.#redactor.data(end.detail) as Record<string, unknown>
-    this.emit(round, event, advisor, end.at)
+    this.#send(event)
   }
 
   failure(round: number, error: unknown): void {
@@ -400,8 +417,6 @@ function charactersOf(messages: readonly Message[]): number {
   }
   return characters
 }
-
-type BodyOf<T extends TraceEventType> = Extract<TraceEventBody, { type: T }>
 
 export interface ResponseTiming {
   durationMs: number
