@@ -119,3 +119,8 @@ export function signalLineage(signal: AbortSignal): AbortSignal[] {
 export function callerGaveSignal(signal: AbortSignal): boolean {
   return signalLineage(signal).some((root) => !followed.has(root) && !internal.has(root))
 }
+
+/** The AbortError a stream's run ends with when its reader stops reading (`return()`). */
+export function readerStopped(): DOMException {
+  return new DOMException('The reader stopped the stream.', 'AbortError')
+}

@@ -1,4 +1,4 @@
-import { isAbortError } from './abort'
+import { isAbortError, readerStopped } from './abort'
 import type { Advisor, ChatClientRequest, ChatClientResponse } from './advisor'
 import {
   type ChainEvent,
@@ -87,7 +87,7 @@ export function streamRun(
       endRun(plan, started, error)
       throw error
     },
-    stop: () => endRun(plan, started, new DOMException('The reader stopped the stream.', 'AbortError')),
+    stop: () => endRun(plan, started, readerStopped()),
   })
 }
 

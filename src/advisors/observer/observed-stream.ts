@@ -1,4 +1,5 @@
 import {
+  readerStopped,
   ChatResponseAggregator,
   isAbortError,
   now,
@@ -77,7 +78,7 @@ class ObservedStream implements StreamLayer<ChatClientResponse> {
   }
 
   stop(): void {
-    this.#finish('aborted', new DOMException('The reader stopped the stream.', 'AbortError'))
+    this.#finish('aborted', readerStopped())
   }
 
   #finish(status: RunStatus, error?: unknown): void {

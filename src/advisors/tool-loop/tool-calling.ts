@@ -101,10 +101,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   /** Runs the round's tools when the checker says so, or ends the loop with the final response. */
   #endOfRound(loop: ToolLoop, request: ChatClientRequest, response: ChatClientResponse): Promise<RoundEnd> {
     const rounds = loop.round
-    if (!this.toolExecutionEligibilityChecker(response.chatResponse)) {
-      loop.emit({ type: 'tool-loop-end', rounds, reason: 'answer' })
-      return Promise.resolve({ done: true, replaced: false, response: loop.withTotalUsage(response) })
-    }
+    if (!this.toolExecutionEligibilityChecker(response.chatResponse))
+      return Promise.resolve(loop.ended('answer', loop.withTotalUsage(response), false))
     // The calls of an answer cut short are unfinished, whatever their arguments look like: none runs (as Anthropic advises).
     const cut = response.chatResponse?.results.find((result) => result.output.toolCalls.length > 0)?.metadata
       .finishReason
@@ -116,8 +114,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       )
     if (rounds >= this.maxIterations) {
       const message = `Tool calling stopped after ${rounds} rounds (maxIterations ${this.maxIterations}) while the model was still asking for tools.`
-      loop.emit({ type: 'tool-loop-end', rounds, reason: 'toolCallLimitExceeded' })
-      return Promise.resolve({ done: true, replaced: true, response: loop.limitResponse(response, message) })
+      return Promise.resolve(loop.ended('toolCallLimitExceeded', loop.limitResponse(response, message)))
     }
     return loop.executeTools(this.toolCallingManager, request, response)
   }

@@ -1,4 +1,5 @@
 import {
+  readerStopped,
   addUsage,
   ChatResponseAggregator,
   ROUND_ANSWER_KEY,
@@ -8,6 +9,7 @@ import {
   type ChatClientRequest,
   type ChatClientResponse,
   type ChatResponse,
+  type Generation,
   type Message,
   type StreamLayer,
   type Usage,
@@ -86,7 +88,7 @@ class ToolLoopRounds implements StreamLayer<ChatClientResponse> {
   }
 
   stop(): void {
-    this.#loop?.failed(new DOMException('The reader stopped the stream.', 'AbortError'))
+    this.#loop?.failed(readerStopped())
   }
 
   async #openRound(): Promise<AsyncIterable<ChatClientResponse>> {
@@ -123,25 +125,19 @@ function finalChunks(
   usage: Usage | undefined,
 ): ChatClientResponse[] {
   const final = end.response
-  const context = final.context
+  const chunk = (generation: Generation, metadata: ChatResponse['metadata']): ChatClientResponse => ({
+    context: final.context,
+    chatResponse: { results: [generation], metadata },
+  })
   if (end.replaced && final.chatResponse) {
     const metadata = final.chatResponse.metadata
-    return final.chatResponse.results.map((generation) => ({
-      context,
-      chatResponse: { results: [generation], metadata },
-    }))
+    return final.chatResponse.results.map((generation) => chunk(generation, metadata))
   }
   const chunks: ChatClientResponse[] = []
   for (const generation of round.chatResponse?.results ?? []) {
-    if (generation.output.toolCalls.length === 0) continue
-    const output = { ...generation.output, text: '' }
-    chunks.push({ context, chatResponse: { results: [{ output, metadata: generation.metadata }], metadata: {} } })
+    if (generation.output.toolCalls.length > 0)
+      chunks.push(chunk({ output: { ...generation.output, text: '' }, metadata: generation.metadata }, {}))
   }
-  if (!usageShown && usage) {
-    chunks.push({
-      context,
-      chatResponse: { results: [{ output: assistantMessage(''), metadata: {} }], metadata: { usage } },
-    })
-  }
+  if (!usageShown && usage) chunks.push(chunk({ output: assistantMessage(''), metadata: {} }, { usage }))
   return chunks
 }

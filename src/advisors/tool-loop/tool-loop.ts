@@ -89,7 +89,7 @@ export class ToolLoop {
     this.#listeners = advisors.filter(isChainEventListener)
     if (this.#listeners.length > 0) {
       const chain = advisors.map(({ name, order }) => ({ name, order }))
-      this.emit({ type: 'tool-loop-start', mode, advisors: chain, loopOrder: advisor.order })
+      this.#emit({ type: 'tool-loop-start', mode, advisors: chain, loopOrder: advisor.order })
     }
   }
 
@@ -167,24 +167,28 @@ export class ToolLoop {
       appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
     }
     if (!result.returnDirect) return { done: false, result }
-    this.emit({ type: 'tool-loop-end', rounds: this.round, reason: 'returnDirect' })
-    return { done: true, replaced: true, response: this.returnDirectResponse(response, result) }
+    return this.ended('returnDirect', this.returnDirectResponse(response, result))
   }
 
   /** A round stopped by a tool call limit ends the loop with a message saying so; any other failure fails the round. */
   #limited(error: unknown, response: ChatClientResponse): RoundEnd {
     if (!(error instanceof ToolCallLimitExceededError)) throw error
-    this.emit({ type: 'tool-loop-end', rounds: this.round, reason: 'toolCallLimitExceeded' })
-    return {
-      done: true,
-      replaced: true,
-      response: this.limitResponse(response, error.message, error.partialToolResponses),
-    }
+    return this.ended('toolCallLimitExceeded', this.limitResponse(response, error.message, error.partialToolResponses))
+  }
+
+  /** The loop ends with `response` (`replaced`: not the model's answer); its listeners hear why. */
+  ended(
+    reason: 'answer' | 'returnDirect' | 'toolCallLimitExceeded',
+    response: ChatClientResponse,
+    replaced = true,
+  ): RoundEnd {
+    this.#emit({ type: 'tool-loop-end', rounds: this.round, reason })
+    return { done: true, replaced, response }
   }
 
   // Tools run within one round: the loop's round is theirs until they are all done.
   readonly #onToolExecution = (event: ToolExecutionEvent): void => {
-    this.emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
+    this.#emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
@@ -226,7 +230,7 @@ export class ToolLoop {
 
   /** The loop failed, or was stopped (an AbortError): its listeners hear it ended. */
   failed(error: unknown): void {
-    this.emit({
+    this.#emit({
       type: 'tool-loop-end',
       rounds: this.round,
       reason: isAbortError(error) ? 'aborted' : 'error',
@@ -234,7 +238,7 @@ export class ToolLoop {
     })
   }
 
-  emit(event: ChainEvent): void {
+  #emit(event: ChainEvent): void {
     if (this.#listeners.length > 0) emitChainEvent(this.#listeners, event, this.#context, this.advisor.name)
   }
 
