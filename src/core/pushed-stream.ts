@@ -1,3 +1,5 @@
+import { DONE } from './stream-stage'
+
 /** Where a pushed stream's items come from (see `pushedStream`). */
 export interface PushSource {
   /** Asked for more when a read finds nothing pushed, one pull at a time: it pushes items, ends, or both. Its error fails the stream. */
@@ -108,5 +110,3 @@ class Pushed<T> implements AsyncIterableIterator<T>, StreamFeed<T> {
     wake?.()
   }
 }
-
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })

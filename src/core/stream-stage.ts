@@ -29,7 +29,8 @@ export function streamOf<T>(...items: T[]): AsyncIterableIterator<T> {
   return new Stage<T, T>({ open: () => NOTHING, end: () => ({ last: items }) })
 }
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
+/** The result of a read after the end. */
+export const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
 const NOTHING: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) }
 
 /** A result now, or later. */
