@@ -58,14 +58,10 @@ export function modelCallAdvisor(
       // A reaction on the model's promise rather than an async function: no suspended frame per round.
       try {
         const context = request.context
-        const pending = pendingToolCalls(context, request.prompt.messages)
-        if (pending) return Promise.resolve({ chatResponse: pending, context })
-        return Promise.resolve(model.call(shape(request.prompt, context, model), request.signal)).then(
-          (chatResponse) => ({
-            chatResponse,
-            context,
-          }),
-        )
+        const response =
+          pendingToolCalls(context, request.prompt.messages) ??
+          model.call(shape(request.prompt, context, model), request.signal)
+        return Promise.resolve(response).then((chatResponse) => ({ chatResponse, context }))
       } catch (error) {
         return Promise.reject(error)
       }

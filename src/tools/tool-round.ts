@@ -93,17 +93,17 @@ function planCall(
   const made = ledger.countResponse(call)
   const answer = presetAnswer(answers, call.id)
   const tool = tools.get(call.name)
-  if (answer !== undefined) return planned(call, tool, undefined, answer)
+  if (answer !== undefined) return planned(call, tool, answer)
   if (!tool) {
     const available = [...tools.keys()].join(', ') || 'none'
-    return planned(call, tool, `unknown tool '${call.name}'. Available tools: ${available}.`)
+    return planned(call, tool, `Error: unknown tool '${call.name}'. Available tools: ${available}.`)
   }
   // Approvals fail closed: a tool that needs the user's approval never runs where nothing asked for it.
   if (tool.metadata.needsApproval && !answers)
     return planned(
       call,
       tool,
-      `tool '${call.name}' needs the user's approval and nothing in this chain asks for it, so it was not run (add a ToolApprovalAdvisor).`,
+      `Error: tool '${call.name}' needs the user's approval and nothing in this chain asks for it, so it was not run (add a ToolApprovalAdvisor).`,
     )
   if (made > perTool || ledger.total > total) {
     const breach =
@@ -112,16 +112,20 @@ function planCall(
         : `${ledger.total} tool calls were made in this turn (limit ${total} in total)`
     // The calls before this one still run; the error carries their responses.
     if (onExceed === 'throw') return { breach: `Tool call limit exceeded: ${breach}.` }
-    return planned(call, tool, `tool call limit reached: ${breach}. Answer with the information you already have.`)
+    return planned(
+      call,
+      tool,
+      `Error: tool call limit reached: ${breach}. Answer with the information you already have.`,
+    )
   }
   if (occurrence > maxIdenticalCalls) {
     return planned(
       call,
       tool,
-      `tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
+      `Error: tool '${call.name}' was already called ${maxIdenticalCalls} time${maxIdenticalCalls === 1 ? '' : 's'} with these same arguments in this turn; use the earlier results instead of calling it again, or change the arguments.`,
     )
   }
-  return planned(call, tool, undefined, undefined, args)
+  return planned(call, tool, undefined, args)
 }
 
 /** Runs one planned call, or answers it as planned (a refusal, an advisor's answer). */
@@ -130,8 +134,7 @@ function execute(
   values: Readonly<Record<string, unknown>>,
   init: ToolExecutionInit,
 ): Promise<ToolResponse> {
-  if (plan.refusal !== undefined) return Promise.resolve(ended(plan, init, `Error: ${plan.refusal}`, true))
-  // An advisor's `Error:` answer (arguments an approval found invalid) is a failed call, in the trace too.
+  // An `Error:` answer (a refusal, arguments an approval found invalid) is a failed call, in the trace too.
   if (plan.answer !== undefined)
     return Promise.resolve(ended(plan, init, plan.answer, plan.answer.startsWith('Error:')))
   const tool = plan.tool!
@@ -193,18 +196,11 @@ function failed(plan: Plan, init: ToolExecutionInit, thrown: unknown): ToolRespo
 /** Tools whose `prepare` succeeded once: ready for every later call. */
 const prepared = new WeakSet<ToolCallback>()
 
-function planned(
-  call: ToolCall,
-  tool: ToolCallback | undefined,
-  refusal: string | undefined,
-  answer?: string,
-  args?: unknown,
-): Plan {
+function planned(call: ToolCall, tool: ToolCallback | undefined, answer: string | undefined, args?: unknown): Plan {
   return {
     call,
     args,
     tool,
-    refusal,
     answer,
     started: 0,
     setupMs: undefined,
@@ -256,9 +252,7 @@ interface Plan {
   /** The call's arguments parsed (undefined when they are not JSON, or the call does not run). */
   args: unknown
   tool: ToolCallback | undefined
-  /** Set when the call must not run; the text says why. */
-  refusal: string | undefined
-  /** Set when an advisor already answered the call (e.g. the user declined it). */
+  /** Set when the call does not run: an `Error:` saying why, or an advisor's answer (e.g. the user declined it). */
   answer: string | undefined
   /** `performance.now()` when the call started (after its setup), when a listener is told. */
   started: number
