@@ -147,7 +147,8 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     }
     const counted = /^(max|min)(Length|Items|Properties)$/.exec(keyword)
     if (counted) {
-      const limit = count(rule)
+      must(Number.isInteger(rule) && (rule as number) >= 0)
+      const limit = rule as number
       const [max, unit] = [counted[1] == 'max', counted[2]!]
       const size = unit == 'Length' ? codePoints : unit == 'Items' ? itemCount : propertyCount
       const message = `must NOT have ${max ? 'more' : 'fewer'} than ${limit} ${unit == 'Length' ? 'characters' : unit.toLowerCase()}`
@@ -217,7 +218,8 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
         // Not validated (ajv runs with validateFormats: false), but it counts for the type's group.
         return must(typeof rule == 'string') && undefined
       case 'pattern': {
-        const source = text(rule)
+        must(typeof rule == 'string')
+        const source = rule as string
         const pattern = new RegExp(source, 'u')
         return (value) => pattern.test(value as string) || fail(`must match pattern "${source}"`)
       }
@@ -374,18 +376,8 @@ function schemas<T>(value: unknown, map: (element: unknown) => T): T[] {
   return (value as unknown[]).map((element) => map(element))
 }
 
-function text(value: unknown): string {
-  must(typeof value == 'string')
-  return value as string
-}
-
 function finite(value: unknown): number {
   must(Number.isFinite(value))
-  return value as number
-}
-
-function count(value: unknown): number {
-  must(Number.isInteger(value) && (value as number) >= 0)
   return value as number
 }
 
@@ -464,5 +456,5 @@ export function pointer(path: readonly unknown[]): string {
 
 /** A property the object has itself: `required: ['constructor']` is not met by what `{}` inherits. */
 function own(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined
+  return hasOwn(object, key) ? object[key] : undefined
 }
