@@ -48,12 +48,11 @@ export function isRetryableStatus(status: number, headers?: Headers): boolean {
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms')
   if (ms !== null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms))
-  const after = headers.get('retry-after')
-  if (after === null || after.trim() === '') return undefined
+  const after = headers.get('retry-after')?.trim()
+  if (!after) return undefined
   const seconds = Number(after)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const date = Date.parse(after)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - now
+  return Number.isNaN(wait) ? undefined : Math.max(0, wait)
 }
 
 export interface ErrorContext {

@@ -39,7 +39,7 @@ const TYPES: Record<string, Check> = {
 }
 const NO_ISSUES = Object.freeze([]) as unknown as SchemaIssue[]
 const valid: Check = () => true
-const hasOwn = (object: object, key: string) => Object.hasOwn(object, key)
+const { hasOwn } = Object
 
 /**
  * A validator for a JSON Schema that needs no code generation, compiled at once into closures, with
@@ -373,7 +373,7 @@ function properties(value: unknown): JsonObject {
 /** A non-empty array, each element mapped (a schema compiled, a name checked). */
 function schemas<T>(value: unknown, map: (element: unknown) => T): T[] {
   must(Array.isArray(value) && value.length > 0)
-  return (value as unknown[]).map((element) => map(element))
+  return (value as unknown[]).map(map)
 }
 
 function finite(value: unknown): number {
