@@ -77,7 +77,7 @@ export function networkError(error: unknown, url: string, context: ErrorContext)
 export function streamError(
   message: string,
   context: ErrorContext,
-  details: { retryable: boolean; status?: number; code?: string } = { retryable: false },
+  details: { retryable: boolean; status?: number; code?: string },
 ): ChatModelError {
   return new ChatModelError(`${context.label}: ${message}`, {
     provider: context.provider,
