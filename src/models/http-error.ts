@@ -23,13 +23,16 @@ export function parseProviderError(body: string): ProviderError {
   const error = (root as { error?: unknown }).error
   if (typeof error === 'string') return { message: error }
   const source = (error !== null && typeof error === 'object' ? error : root) as Record<string, unknown>
-  const result: ProviderError = {}
-  if (typeof source['message'] === 'string') result.message = source['message']
   const code = source['code'] ?? source['status']
-  if (typeof code === 'string' || typeof code === 'number') result.code = String(code)
-  if (typeof source['type'] === 'string') result.type = source['type']
-  return result
+  // Fields of another type are left undefined.
+  return {
+    message: textOf(source['message']),
+    code: typeof code === 'number' ? String(code) : textOf(code),
+    type: textOf(source['type']),
+  }
 }
+
+const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
 /** The error for an HTTP response that is not ok, with advice on what to do. */
 export async function httpError(response: Response, context: ErrorContext): Promise<ChatModelError> {
