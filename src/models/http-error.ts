@@ -43,7 +43,7 @@ export async function httpError(response: Response, context: ErrorContext): Prom
   const detail = provider.message ? `: ${provider.message.trim().replace(/\.+$/, '')}` : ''
   const advice = adviceFor(status, code, context)
   const retryAfter = retryAfterMs(response.headers) ?? retryAfterFromBody(body)
-  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined
+  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id')
   const message = `${context.label} answered HTTP ${status}${code ? ` (${code})` : ''}${detail}. ${advice}`
   return new ChatModelError(message, {
     provider: context.provider,
