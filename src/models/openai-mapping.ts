@@ -102,8 +102,7 @@ export function readTextAndReasoning(
 }
 
 function readContent(value: unknown, path: string, context: ErrorContext): { text: string; reasoning: string } {
-  if (value === undefined || value === null) return { text: '', reasoning: '' }
-  if (typeof value === 'string') return { text: value, reasoning: '' }
+  if (value === undefined || value === null || typeof value === 'string') return { text: value ?? '', reasoning: '' }
   if (!Array.isArray(value))
     throw invalidResponse(context, `${path} must be a string or an array of content parts`, value)
   let text = ''
