@@ -84,7 +84,8 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let attempt = 1
     let started = performance.now()
-    let answer = new ChatResponseAggregator()
+    // Each attempt's answer, made when it opens.
+    let answer: ChatResponseAggregator
     const open = (next: ChatClientRequest) => {
       answer = new ChatResponseAggregator()
       return chain.copy(this).nextStream(next)

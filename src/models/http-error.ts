@@ -109,6 +109,6 @@ function adviceFor(status: number, code: string | undefined, context: ErrorConte
 function retryAfterFromBody(body: string): number | undefined {
   const reset = /"X-RateLimit-Reset"\s*:\s*"?(\d{10,13})"?/i.exec(body)?.[1]
   if (!reset) return undefined
-  const at = reset.length === 13 ? Number(reset) : Number(reset) * 1000
-  return Math.max(0, at - Date.now())
+  // Seconds, or (13 digits) milliseconds.
+  return Math.max(0, Number(reset) * (reset.length === 13 ? 1 : 1000) - Date.now())
 }
