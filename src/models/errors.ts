@@ -39,9 +39,10 @@ export class ChatModelError extends Error {
  */
 export function isRetryableStatus(status: number, headers?: Headers): boolean {
   const shouldRetry = headers?.get('x-should-retry')
-  if (shouldRetry === 'true') return true
-  if (shouldRetry === 'false') return false
-  return status === 408 || status === 409 || status === 429 || status >= 500
+  return (
+    shouldRetry === 'true' ||
+    (shouldRetry !== 'false' && (status === 408 || status === 409 || status === 429 || status >= 500))
+  )
 }
 
 /** Milliseconds to wait from `retry-after-ms`, else `retry-after` (seconds or an HTTP date). */
