@@ -84,7 +84,8 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
   adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain): AsyncIterable<ChatClientResponse> {
     let attempt = 1
     let started = performance.now()
-    let answer = new ChatResponseAggregator()
+    // Each attempt's answer, made when it opens.
+    let answer: ChatResponseAggregator
     const open = (next: ChatClientRequest) => {
       answer = new ChatResponseAggregator()
       return chain.copy(this).nextStream(next)
@@ -144,7 +145,7 @@ export class StructuredOutputValidationAdvisor implements CallAdvisor, StreamAdv
   /** What is wrong with the response's output, one text per issue: none when it is valid. */
   async #validate(response: ChatResponse | null): Promise<string[]> {
     const output = response?.results[0]?.output
-    if (!response || !output) return ['Missing required json output for validation.']
+    if (!output) return ['Missing required json output for validation.']
     if (extractJson(output.text) === '') return ['Empty JSON output for validation.']
     try {
       await parseEntity(output.text, this.#schema)

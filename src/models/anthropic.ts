@@ -4,7 +4,14 @@ import { postJson, readJson } from './http'
 import { fromAnthropicMessage, toAnthropicRequest } from './anthropic-mapping'
 import { readAnthropicStream } from './anthropic-stream'
 import { registerModelSecrets } from './secrets'
-import { ANTHROPIC_ATTACHMENTS, withAttachments } from './attachments'
+import { OPENAI_ATTACHMENTS, withAttachments, type AttachmentRules } from './attachments'
+
+/** Anthropic Messages: OpenAI's image and document types, images up to 5 MB each, PDFs as links too. */
+const ANTHROPIC_ATTACHMENTS: AttachmentRules = {
+  ...OPENAI_ATTACHMENTS,
+  maxImageBytes: 5 * 1024 * 1024,
+  documentUrls: true,
+}
 
 export interface AnthropicChatModelOptions {
   /** Default `https://api.anthropic.com`. */

@@ -20,8 +20,8 @@ export function attachmentType(part: AttachmentPart): string | undefined {
   const known = mediaTypeOf(part)
   if (known) return known === 'image/jpg' ? 'image/jpeg' : known
   const source = sourceOf(part)
-  const name = part.name ?? (typeof source === 'string' ? source.split(/[?#]/)[0] : '')
-  const extension = /\.([a-z0-9]+)$/i.exec(name ?? '')?.[1]?.toLowerCase()
+  const name = part.name ?? (typeof source === 'string' ? source.split(/[?#]/)[0]! : '')
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]!.toLowerCase()
   if (!extension) return undefined
   return (
     EXTENSIONS[extension] ?? (/^(png|jpeg|webp|gif|bmp|tiff|heic)$/.test(extension) ? `image/${extension}` : undefined)

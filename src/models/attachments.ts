@@ -29,15 +29,6 @@ export const OPENAI_ATTACHMENTS: AttachmentRules = {
   documentUrls: false,
 }
 
-/** Anthropic Messages: JPEG, PNG, GIF, WebP up to 5 MB each; PDFs up to the 32 MB request limit. */
-export const ANTHROPIC_ATTACHMENTS: AttachmentRules = {
-  imageTypes: COMMON_IMAGES,
-  maxImageBytes: 5 * MB,
-  documentTypes: ['application/pdf'],
-  maxDocumentBytes: 32 * MB,
-  documentUrls: true,
-}
-
 /** A model that reads text only: plain-text files become text, anything else is refused before it is sent. */
 export function textOnly(noImagesHint: string): AttachmentRules {
   return { imageTypes: [], maxImageBytes: 0, documentTypes: [], maxDocumentBytes: 0, documentUrls: false, noImagesHint }

@@ -39,21 +39,21 @@ export class ChatModelError extends Error {
  */
 export function isRetryableStatus(status: number, headers?: Headers): boolean {
   const shouldRetry = headers?.get('x-should-retry')
-  if (shouldRetry === 'true') return true
-  if (shouldRetry === 'false') return false
-  return status === 408 || status === 409 || status === 429 || status >= 500
+  return (
+    shouldRetry === 'true' ||
+    (shouldRetry !== 'false' && (status === 408 || status === 409 || status === 429 || status >= 500))
+  )
 }
 
 /** Milliseconds to wait from `retry-after-ms`, else `retry-after` (seconds or an HTTP date). */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms')
   if (ms !== null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms))
-  const after = headers.get('retry-after')
-  if (after === null || after.trim() === '') return undefined
+  const after = headers.get('retry-after')?.trim()
+  if (!after) return undefined
   const seconds = Number(after)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const date = Date.parse(after)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - now
+  return Number.isNaN(wait) ? undefined : Math.max(0, wait)
 }
 
 export interface ErrorContext {
@@ -78,7 +78,7 @@ export function networkError(error: unknown, url: string, context: ErrorContext)
 export function streamError(
   message: string,
   context: ErrorContext,
-  details: { retryable: boolean; status?: number; code?: string } = { retryable: false },
+  details: { retryable: boolean; status?: number; code?: string },
 ): ChatModelError {
   return new ChatModelError(`${context.label}: ${message}`, {
     provider: context.provider,

@@ -23,13 +23,16 @@ export function parseProviderError(body: string): ProviderError {
   const error = (root as { error?: unknown }).error
   if (typeof error === 'string') return { message: error }
   const source = (error !== null && typeof error === 'object' ? error : root) as Record<string, unknown>
-  const result: ProviderError = {}
-  if (typeof source['message'] === 'string') result.message = source['message']
   const code = source['code'] ?? source['status']
-  if (typeof code === 'string' || typeof code === 'number') result.code = String(code)
-  if (typeof source['type'] === 'string') result.type = source['type']
-  return result
+  // Fields of another type are left undefined.
+  return {
+    message: textOf(source['message']),
+    code: typeof code === 'number' ? String(code) : textOf(code),
+    type: textOf(source['type']),
+  }
 }
+
+const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
 /** The error for an HTTP response that is not ok, with advice on what to do. */
 export async function httpError(response: Response, context: ErrorContext): Promise<ChatModelError> {
@@ -40,7 +43,7 @@ export async function httpError(response: Response, context: ErrorContext): Prom
   const detail = provider.message ? `: ${provider.message.trim().replace(/\.+$/, '')}` : ''
   const advice = adviceFor(status, code, context)
   const retryAfter = retryAfterMs(response.headers) ?? retryAfterFromBody(body)
-  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined
+  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id')
   const message = `${context.label} answered HTTP ${status}${code ? ` (${code})` : ''}${detail}. ${advice}`
   return new ChatModelError(message, {
     provider: context.provider,
@@ -106,6 +109,6 @@ function adviceFor(status: number, code: string | undefined, context: ErrorConte
 function retryAfterFromBody(body: string): number | undefined {
   const reset = /"X-RateLimit-Reset"\s*:\s*"?(\d{10,13})"?/i.exec(body)?.[1]
   if (!reset) return undefined
-  const at = reset.length === 13 ? Number(reset) : Number(reset) * 1000
-  return Math.max(0, at - Date.now())
+  // Seconds, or (13 digits) milliseconds.
+  return Math.max(0, Number(reset) * (reset.length === 13 ? 1 : 1000) - Date.now())
 }

@@ -34,9 +34,10 @@ export function toUsage(raw: unknown): Usage | undefined {
   if (!isWireObject(raw)) return undefined
   const promptTokens = count(raw['prompt_tokens'])
   if (promptTokens === undefined) return undefined
-  const details = isWireObject(raw['completion_tokens_details']) ? raw['completion_tokens_details'] : {}
-  const promptDetails = isWireObject(raw['prompt_tokens_details']) ? raw['prompt_tokens_details'] : {}
-  const reasoningTokens = count(details['reasoning_tokens'])
+  // A field of another type than an object holds none of these counts.
+  const details = raw['completion_tokens_details'] as WireObject | null | undefined
+  const promptDetails = raw['prompt_tokens_details'] as WireObject | null | undefined
+  const reasoningTokens = count(details?.['reasoning_tokens'])
   const total = count(raw['total_tokens'])
   let completionTokens = count(raw['completion_tokens']) ?? 0
   if (reasoningTokens && total === promptTokens + completionTokens + reasoningTokens)
@@ -45,7 +46,7 @@ export function toUsage(raw: unknown): Usage | undefined {
   if (reasoningTokens !== undefined) result.reasoningTokens = reasoningTokens
   // OpenAI names cached prompt tokens in the details; DeepSeek and Moonshot at the top.
   const cached =
-    count(promptDetails['cached_tokens']) ?? count(raw['prompt_cache_hit_tokens']) ?? count(raw['cached_tokens'])
+    count(promptDetails?.['cached_tokens']) ?? count(raw['prompt_cache_hit_tokens']) ?? count(raw['cached_tokens'])
   if (cached !== undefined) result.cacheReadTokens = cached
   return result
 }
@@ -101,8 +102,7 @@ export function readTextAndReasoning(
 }
 
 function readContent(value: unknown, path: string, context: ErrorContext): { text: string; reasoning: string } {
-  if (value === undefined || value === null) return { text: '', reasoning: '' }
-  if (typeof value === 'string') return { text: value, reasoning: '' }
+  if (value === undefined || value === null || typeof value === 'string') return { text: value ?? '', reasoning: '' }
   if (!Array.isArray(value))
     throw invalidResponse(context, `${path} must be a string or an array of content parts`, value)
   let text = ''

@@ -16,13 +16,13 @@ import {
 import {
   firstNonEmpty,
   invalidResponse,
-  isWireObject,
   objectAt,
   optionalArray,
   optionalIndex,
   optionalObject,
   optionalString,
   streamEvent,
+  type WireObject,
 } from './wire'
 
 interface PendingCall {
@@ -83,8 +83,8 @@ export class OpenAIStreamReader {
     this.#id = firstNonEmpty(this.#id, chunk['id'])
     this.#model = firstNonEmpty(this.#model, chunk['model'])
     // Groq has sent usage under `x_groq`, Moonshot inside the choice.
-    const groq = isWireObject(chunk['x_groq']) ? chunk['x_groq'] : {}
-    this.#usage = toUsage(chunk['usage']) ?? toUsage(groq['usage']) ?? this.#usage
+    this.#usage =
+      toUsage(chunk['usage']) ?? toUsage((chunk['x_groq'] as WireObject | null | undefined)?.['usage']) ?? this.#usage
     const out: ChatResponse[] = []
     optionalArray(chunk['choices'], 'choices', this.#context).forEach((entry, position) => {
       const path = `choices[${position}]`

@@ -1,11 +1,13 @@
 import { abortError } from '../core'
 import { networkError, type ErrorContext } from './errors'
 
-/** One server-sent event: its type (`event:`), its data lines joined, and its id. */
+/**
+ * One server-sent event: its type (`event:`) and its data lines joined. (Its `id:` is not kept:
+ * nothing here reconnects with a last event id.)
+ */
 export interface ServerSentEvent {
   event?: string
   data: string
-  id?: string
   /** The body ended inside this event (no blank line after it): its data may be cut off. */
   cut?: true
 }
@@ -60,7 +62,6 @@ export class EventStreamParser {
   #afterCR = false
   #event: string | undefined
   #data: string[] = []
-  #id: string | undefined
 
   feed(text: string): readonly ServerSentEvent[] {
     if (text === '') return NO_EVENTS
@@ -98,7 +99,6 @@ export class EventStreamParser {
     if (value.charCodeAt(0) === 32) value = value.slice(1)
     if (field === 'data') this.#data.push(value)
     else if (field === 'event') this.#event = value
-    else if (field === 'id' && !value.includes('\0')) this.#id = value
     return undefined
   }
 
@@ -110,7 +110,6 @@ export class EventStreamParser {
     this.#data = []
     const event: ServerSentEvent = { data: data.join('\n') }
     if (type) event.event = type
-    if (this.#id !== undefined) event.id = this.#id
     return event
   }
 }

@@ -21,7 +21,7 @@ export function unreadable(message: string, context: ErrorContext) {
 
 function preview(value: unknown): string {
   if (value === undefined) return 'nothing'
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? typeof value)
+  const text = JSON.stringify(value) ?? typeof value
   return text.length > 80 ? `${text.slice(0, 80)}…` : text
 }
 

@@ -39,7 +39,7 @@ const TYPES: Record<string, Check> = {
 }
 const NO_ISSUES = Object.freeze([]) as unknown as SchemaIssue[]
 const valid: Check = () => true
-const hasOwn = (object: object, key: string) => Object.hasOwn(object, key)
+const { hasOwn } = Object
 
 /**
  * A validator for a JSON Schema that needs no code generation, compiled at once into closures, with
@@ -147,7 +147,8 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     }
     const counted = /^(max|min)(Length|Items|Properties)$/.exec(keyword)
     if (counted) {
-      const limit = count(rule)
+      must(Number.isInteger(rule) && (rule as number) >= 0)
+      const limit = rule as number
       const [max, unit] = [counted[1] == 'max', counted[2]!]
       const size = unit == 'Length' ? codePoints : unit == 'Items' ? itemCount : propertyCount
       const message = `must NOT have ${max ? 'more' : 'fewer'} than ${limit} ${unit == 'Length' ? 'characters' : unit.toLowerCase()}`
@@ -217,7 +218,8 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
         // Not validated (ajv runs with validateFormats: false), but it counts for the type's group.
         return must(typeof rule == 'string') && undefined
       case 'pattern': {
-        const source = text(rule)
+        must(typeof rule == 'string')
+        const source = rule as string
         const pattern = new RegExp(source, 'u')
         return (value) => pattern.test(value as string) || fail(`must match pattern "${source}"`)
       }
@@ -371,21 +373,11 @@ function properties(value: unknown): JsonObject {
 /** A non-empty array, each element mapped (a schema compiled, a name checked). */
 function schemas<T>(value: unknown, map: (element: unknown) => T): T[] {
   must(Array.isArray(value) && value.length > 0)
-  return (value as unknown[]).map((element) => map(element))
-}
-
-function text(value: unknown): string {
-  must(typeof value == 'string')
-  return value as string
+  return (value as unknown[]).map(map)
 }
 
 function finite(value: unknown): number {
   must(Number.isFinite(value))
-  return value as number
-}
-
-function count(value: unknown): number {
-  must(Number.isInteger(value) && (value as number) >= 0)
   return value as number
 }
 
@@ -464,5 +456,5 @@ export function pointer(path: readonly unknown[]): string {
 
 /** A property the object has itself: `required: ['constructor']` is not met by what `{}` inherits. */
 function own(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined
+  return hasOwn(object, key) ? object[key] : undefined
 }

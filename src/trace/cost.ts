@@ -48,8 +48,8 @@ export function checkedPricing(pricing: unknown): Pricing {
   for (const [model, price] of Object.entries(pricing)) {
     for (const field of ['inputPerMTok', 'outputPerMTok', 'cachedInputPerMTok'] as const) {
       const value = (price as Partial<ModelPrice> | null)?.[field]
-      if (field === 'cachedInputPerMTok' && value === undefined) continue
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      // The cached price may be left out.
+      if (!(Number.isFinite(value) && value! >= 0) && (value !== undefined || field !== 'cachedInputPerMTok'))
         throw new TypeError(
           `pricing['${model}'].${field} must be a finite number ≥ 0 (US dollars per million tokens), got ${String(value)}`,
         )
