@@ -1,7 +1,14 @@
 import type { ChatCompletionChunk, ChatCompletionUsage, ResultTimings } from '@wllama/wllama'
-import { abortError, aggregateStream, throwIfAborted, type ChatModel, type ChatResponse, type Prompt } from '../core'
+import {
+  abortError,
+  aggregateStream,
+  pushedStream,
+  throwIfAborted,
+  type ChatModel,
+  type ChatResponse,
+  type Prompt,
+} from '../core'
 import { AnswerStreamer, ChatModelError, constrainedEnd, finishChunk, textChunk } from '../models'
-import { ChunkFeed } from './chunk-feed'
 import type { WllamaEngine } from './engine'
 import { wllamaError, wllamaFailure } from './errors'
 import { loadEngine, type WllamaCreateOptions } from './load'
@@ -114,26 +121,29 @@ export class WllamaChatModel implements ChatModel {
     const logMark = logOf(this.engine)?.mark()
     const started = performance.now()
     let finished = false
+    // The engine's whole reply is one pull, its chunks pushed as they come. wllama's callback form,
+    // not its async iterator: that one can reject a promise nobody awaits when a stream is aborted,
+    // while here the engine's end or failure always settles the reader.
+    const chunks = pushedStream<ChatCompletionChunk>((feed) => ({
+      pull: () =>
+        this.engine
+          .createChatCompletion({
+            ...params,
+            stream: true,
+            abortSignal: request.signal,
+            onData: (chunk) => feed.push(chunk),
+          })
+          .then(() => feed.end()),
+      stop: () => request.abort(),
+    }))
     try {
-      const feed = new ChunkFeed<ChatCompletionChunk>()
-      this.engine
-        .createChatCompletion({
-          ...params,
-          stream: true,
-          abortSignal: request.signal,
-          onData: (chunk) => feed.push(chunk),
-        })
-        .then(
-          () => feed.end(),
-          (error: unknown) => feed.end({ error }),
-        )
       const answer = constrained ? new AnswerStreamer() : undefined
       let timings: ResultTimings | undefined
       let usage: ChatCompletionUsage | null | undefined
       let finishReason: string | undefined
       let firstToken: number | undefined
       for (;;) {
-        const step = await this.#guard(feed.next(), signal, request, logMark)
+        const step = await this.#guard(chunks.next(), signal, request, logMark)
         if (step.done) break
         const chunk = step.value
         timings = chunk.timings ?? timings
@@ -163,7 +173,7 @@ export class WllamaChatModel implements ChatModel {
     } finally {
       signal?.removeEventListener('abort', onAbort)
       // A reader that stops early (or an abort) must not leave the engine decoding.
-      if (!finished) request.abort()
+      if (!finished) await chunks.return!()
     }
   }
 
