@@ -54,6 +54,50 @@ class ScriptedEngine {
   }
 }
 
+/**
+ * Replies a character a task, as llama.cpp decodes, then fails with `failure` if given; rejects,
+ * as wllama does, once its request is aborted. `settled` tells when its own promise settled.
+ */
+class DecodingEngine {
+  readonly requests: Request[] = []
+  settled = false
+  constructor(
+    private readonly reply: string,
+    private readonly failure?: Error,
+  ) {}
+
+  createChatCompletion(request: Request): Promise<void> {
+    this.requests.push(request)
+    return this.#decode(request).finally(() => (this.settled = true))
+  }
+
+  async #decode(request: Request): Promise<void> {
+    for (const char of this.reply) {
+      await nextTask()
+      if (request.abortSignal?.aborted) throw new DOMException('The operation was aborted', 'AbortError')
+      request.onData?.(chunk({ content: char }))
+    }
+    if (this.failure) throw this.failure
+  }
+}
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve))
+
+/** Runs `body`, then, once the engine's own promise settled, expects no promise rejected with nobody awaiting it. */
+async function withoutUnhandledRejections(engine: DecodingEngine, body: () => Promise<void>): Promise<void> {
+  const unhandled: unknown[] = []
+  const onUnhandled = (reason: unknown) => unhandled.push(reason)
+  process.on('unhandledRejection', onUnhandled)
+  try {
+    await body()
+    await expect.poll(() => engine.settled).toBe(true)
+    await nextTask()
+    expect(unhandled).toEqual([])
+  } finally {
+    process.off('unhandledRejection', onUnhandled)
+  }
+}
+
 function chunk(delta: { content?: string }): ChatCompletionChunk {
   return {
     id: '',
@@ -64,7 +108,7 @@ function chunk(delta: { content?: string }): ChatCompletionChunk {
   }
 }
 
-const modelOn = (engine: ScriptedEngine, stallTimeoutMs?: number) =>
+const modelOn = (engine: ScriptedEngine | DecodingEngine, stallTimeoutMs?: number) =>
   new WllamaChatModel(engine as unknown as WllamaEngine, {
     model: 'tiny.gguf',
     ...(stallTimeoutMs ? { stallTimeoutMs } : {}),
@@ -220,6 +264,46 @@ describe('WllamaChatModel failures', () => {
     controller.abort()
     await expect(reading).rejects.toMatchObject({ name: 'AbortError' })
     expect(engine.requests[0]!.abortSignal!.aborted).toBe(true)
+  })
+
+  it('an engine error mid-stream reaches the reader after the chunks before it, in order', async () => {
+    const engine = new DecodingEngine('abc', new Error('Cannot enlarge memory arrays'))
+    const texts: string[] = []
+    const reading = (async () => {
+      for await (const response of modelOn(engine).stream(prompt())) texts.push(response.results[0]!.output.text)
+    })()
+    await expect(reading).rejects.toMatchObject({ code: 'out-of-memory', provider: 'wllama' })
+    expect(texts).toEqual(['a', 'b', 'c'])
+  })
+
+  it("a reader that stops mid-stream stops the engine's decoding, and the engine's rejection is no news", async () => {
+    const engine = new DecodingEngine('abcdefgh')
+    await withoutUnhandledRejections(engine, async () => {
+      const texts: string[] = []
+      for await (const response of modelOn(engine).stream(prompt())) {
+        texts.push(response.results[0]!.output.text)
+        if (texts.length === 2) break
+      }
+      expect(texts).toEqual(['a', 'b'])
+      expect(engine.requests[0]!.abortSignal!.aborted).toBe(true)
+    })
+  })
+
+  it("an abort mid-stream stops the engine's decoding, and the engine's rejection is no news", async () => {
+    const engine = new DecodingEngine('abcdefgh')
+    await withoutUnhandledRejections(engine, async () => {
+      const controller = new AbortController()
+      const texts: string[] = []
+      const reading = (async () => {
+        for await (const response of modelOn(engine).stream(prompt(), controller.signal)) {
+          texts.push(response.results[0]!.output.text)
+          if (texts.length === 2) controller.abort()
+        }
+      })()
+      await expect(reading).rejects.toMatchObject({ name: 'AbortError' })
+      expect(texts).toEqual(['a', 'b'])
+      expect(engine.requests[0]!.abortSignal!.aborted).toBe(true)
+    })
   })
 
   it("prefers llama.cpp's log line to the engine's meaningless RangeError", () => {
