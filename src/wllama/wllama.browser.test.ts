@@ -1,3 +1,4 @@
+import type { ChatCompletionChunk, ChatCompletionParams } from '@wllama/wllama'
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tinyGguf } from '../../scripts/tiny-gguf.mjs'
@@ -8,6 +9,7 @@ import { collect } from '../core/testing/collect'
 import { ChatModelError } from '../models'
 import { defineTool } from '../tools'
 import { TraceCollector } from '../trace'
+import type { WllamaEngine } from './engine'
 import { WllamaChatModel, type EngineTimings } from './index'
 
 // The real llama.cpp runtime (wllama's wasm, served by Vite) with a tiny model generated here from
@@ -98,6 +100,35 @@ describe('WllamaChatModel on the real engine', () => {
     })()
     await expect(read).rejects.toMatchObject({ name: 'AbortError' })
     expect(performance.now() - abortedAt).toBeLessThan(100)
+    const after = await model.call(prompt('Again', { maxTokens: 4 }))
+    expect(after.metadata.usage?.completionTokens).toBe(4)
+  })
+
+  it('stops decoding when the reader stops mid-stream, and the engine is free again', async () => {
+    let decoded = 0
+    let ended: Promise<string> | undefined
+    // The shared engine, counting what it decodes and telling how its reply ended.
+    const watching = {
+      getLoadedContextInfo: () => model.engine.getLoadedContextInfo(),
+      exit: () => Promise.resolve(),
+      createChatCompletion(params: ChatCompletionParams & { onData: (chunk: ChatCompletionChunk) => void }) {
+        const reply = model.engine.createChatCompletion({
+          ...params,
+          stream: true,
+          onData: (chunk) => (decoded++, params.onData(chunk)),
+        })
+        ended = reply.then(
+          () => 'finished',
+          (error: Error) => error.name,
+        )
+        return reply
+      },
+    }
+    const watched = new WllamaChatModel(watching as unknown as WllamaEngine, { model: 'watched' })
+    let read = 0
+    for await (const _chunk of watched.stream(prompt('Go on', { maxTokens: 1800 }))) if (++read === 5) break
+    expect(await ended).toBe('AbortError')
+    expect(decoded).toBeLessThan(1800)
     const after = await model.call(prompt('Again', { maxTokens: 4 }))
     expect(after.metadata.usage?.completionTokens).toBe(4)
   })
