@@ -23,6 +23,7 @@ import {
   type RunStatus,
   type TraceSink,
   withPerformanceTrack,
+  performanceTrackByDefault,
   Redactor,
   type RedactionRules,
   type Pricing,
@@ -40,7 +41,7 @@ export interface ObserverAdvisorOptions {
   redact?: RedactionRules
   /** Record every stream chunk as a `model-chunk` event (default true). */
   chunks?: boolean
-  /** Mirror rounds, model calls and tool calls on Chrome's Performance panel, keeping no entry (default: in a browser page). */
+  /** Mirror rounds, model calls and tool calls on Chrome's Performance panel, keeping no entry (default: in a page of a development build). */
   performanceTrack?: boolean
   /**
    * Prices by model id, per million tokens: each model response in the trace carries its `costUsd`
@@ -85,7 +86,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     }
     this.name = options.name ?? 'Observer Advisor'
     this.order = options.order ?? ObserverAdvisor.DEFAULT_ORDER
-    const track = options.performanceTrack ?? typeof document !== 'undefined'
+    const track = options.performanceTrack ?? performanceTrackByDefault()
     this.#sink = track ? withPerformanceTrack(options.sink) : options.sink
     this.#redactor = new Redactor(options.redact)
     this.#chunks = options.chunks ?? true
