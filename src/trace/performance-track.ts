@@ -7,24 +7,6 @@ interface TimeStampConsole {
   timeStamp(label: string, start: number, end: number, track: string, group: undefined, color: string): void
 }
 
-/** The bundler's build mode: Vite, Next.js, webpack and esbuild write `process.env.NODE_ENV` into the code they build. */
-declare const process: { env: { NODE_ENV?: string } }
-
-/**
- * Whether an observer draws the track when its options do not say: in a page of a development
- * build, as React draws its own Performance tracks only in development. A production build marks
- * nothing (a page pays for a track only while someone profiles it); a page loaded without a
- * bundler, which has no `process`, counts as development.
- */
-export function performanceTrackByDefault(): boolean {
-  if (typeof document === 'undefined') return false
-  try {
-    return process.env.NODE_ENV !== 'production'
-  } catch {
-    return true
-  }
-}
-
 /** Labels kept for reuse, at most (round numbers, tool names). */
 const MANY_LABELS = 1000
 

@@ -23,7 +23,6 @@ import {
   type RunStatus,
   type TraceSink,
   withPerformanceTrack,
-  performanceTrackByDefault,
   Redactor,
   type RedactionRules,
   type Pricing,
@@ -48,6 +47,24 @@ export interface ObserverAdvisorOptions {
    * (and, when an EscalationAdvisor names a priced fallback, `fallbackCostUsd`). No price, no cost.
    */
   pricing?: Pricing
+}
+
+/** The bundler's build mode: Vite, Next.js, webpack and esbuild write `process.env.NODE_ENV` into the code they build. */
+declare const process: { env: { NODE_ENV?: string } }
+
+/**
+ * Whether an observer draws the track when its options do not say: in a page of a development
+ * build, as React draws its own Performance tracks only in development. A production build marks
+ * nothing (a page pays for a track only while someone profiles it); a page loaded without a
+ * bundler, which has no `process`, counts as development.
+ */
+function performanceTrackByDefault(): boolean {
+  if (typeof document === 'undefined') return false
+  try {
+    return process.env.NODE_ENV !== 'production'
+  } catch {
+    return true
+  }
 }
 
 type Placement = 'inside-loop' | 'outside-loop' | 'no-loop'
