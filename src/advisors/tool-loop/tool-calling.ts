@@ -64,9 +64,10 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     const loop = new ToolLoop(initialized, this, chain.callAdvisors, this.conversationHistoryEnabled, 'call')
     let response: ChatClientResponse
     try {
+      const rest = chain.copy(this)
       for (;;) {
         const roundRequest = loop.sending(await this.doBeforeCall(loop.nextRequest(), chain))
-        response = await this.doAfterCall(await chain.copy(this).nextCall(roundRequest), chain)
+        response = await this.doAfterCall(await rest.nextCall(roundRequest), chain)
         loop.received(response)
         const ended = await this.#endOfRound(loop, roundRequest, response)
         if (ended.done) {
