@@ -48,13 +48,12 @@ const { hasOwn } = Object
  */
 export function fastValidator(root: JsonSchema): JsonValidator | undefined {
   const draft07 = draftOf(root) == 'draft-07'
-  const path: Array<string | number> = []
   const targets = new Map<unknown, Target>()
   let issues: SchemaIssue[] | undefined
   let following: Target | undefined
 
   const fail = (message: string): false => {
-    ;(issues ??= []).push({ path: pointer(path), message })
+    ;(issues ??= []).push({ path: '', message })
     return false
   }
   const mark = () => issues?.length ?? 0
@@ -62,10 +61,11 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     if (issues) issues.length = length
     return true
   }
+  // The key joins the paths of the issues found under it: no path is kept while values pass.
   const at = (key: string | number, check: Check, value: unknown) => {
-    path.push(key)
+    const before = mark()
     const ok = check(value)
-    path.pop()
+    for (let i = before; i < mark(); i++) issues![i]!.path = pointer([key]) + issues![i]!.path
     return ok
   }
 
@@ -333,8 +333,6 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
     const check = target(root).check!
     return (value) => {
       issues = undefined
-      // Left over only when a check threw (a stack overflow on a deep value).
-      if (path.length) path.length = 0
       check(value)
       const found = issues ?? NO_ISSUES
       issues = undefined
