@@ -304,24 +304,30 @@ class RoundResult implements ToolExecutionResult {
  * to a tool that asks, made then: a call the tool starts with it is known as this run's (runSignal).
  */
 class CallContext implements ToolContext {
-  readonly toolCall: ToolCall
+  // Declared and set by the constructor: fields defined on each new context cost 2% of a warm round (bench-peers, Node).
+  declare values: Readonly<Record<string, unknown>>
+  declare advisorContext: Record<string, unknown>
+  declare readonly advisors: readonly AnyAdvisor[] | undefined
+  declare readonly toolCall: ToolCall
+  declare readonly report: (detail: Record<string, unknown>) => void
   #signal: AbortSignal | undefined
 
   constructor(
-    public values: Readonly<Record<string, unknown>>,
-    public advisorContext: Record<string, unknown>,
+    values: Readonly<Record<string, unknown>>,
+    advisorContext: Record<string, unknown>,
     plan: Plan,
     signal: AbortSignal | undefined,
-    readonly advisors: readonly AnyAdvisor[] | undefined,
+    advisors: readonly AnyAdvisor[] | undefined,
   ) {
+    this.values = values
+    this.advisorContext = advisorContext
+    this.advisors = advisors
     this.toolCall = plan.call
     this.#signal = signal
     this.report = (reported) => {
       plan.detail = reported
     }
   }
-
-  readonly report: (detail: Record<string, unknown>) => void
 
   get signal(): AbortSignal {
     const runId = this.advisorContext[RUN_ID_KEY]
