@@ -164,7 +164,7 @@ export class ToolLoop {
     const result: ToolExecutionResult = {
       conversationHistory: this.#history,
       returnDirect: executed.returnDirect,
-      appended: executed.appended ?? (appended as unknown as NonNullable<ToolExecutionResult['appended']>),
+      appended: appended as NonNullable<ToolExecutionResult['appended']>,
     }
     if (!result.returnDirect) return { done: false, result }
     return this.ended('returnDirect', this.returnDirectResponse(response, result))
