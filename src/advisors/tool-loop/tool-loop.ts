@@ -58,14 +58,16 @@ export class ToolLoop {
   readonly #turnStart: Message | undefined
   /** Where the turn's rounds are kept for memory outside the loop, when it asked (TURN_ROUNDS_KEY). */
   readonly #rounds: Message[] | undefined
+  readonly #historyEnabled: boolean
 
   constructor(
     request: ChatClientRequest,
     private readonly advisor: Advisor,
     advisors: readonly Advisor[],
-    private readonly historyEnabled: boolean,
+    historyEnabled: boolean,
     mode: 'call' | 'stream',
   ) {
+    this.#historyEnabled = historyEnabled
     this.#history = [...request.prompt.messages]
     this.#instructions = this.#history
     this.#turnStart = this.#history.findLast((message) => message.role === 'user')
@@ -116,7 +118,7 @@ export class ToolLoop {
     this.#options = request.prompt.options
     const sent = request.prompt.messages
     if (sent !== this.#history && sent !== this.#instructions) {
-      if (this.historyEnabled) this.#history = [...sent]
+      if (this.#historyEnabled) this.#history = [...sent]
       else addTo(this.#history, notIn(this.#history, sent))
     }
     return request
