@@ -16,7 +16,7 @@ interface RequestedCall {
  * so that a round costs the same at round 1000 as at round 10.
  */
 export class TurnLedger {
-  readonly perTool = new Map<string, number>()
+  readonly #perTool = new Map<string, number>()
   /** The calls of the turn by the fingerprint of their name and arguments. */
   readonly #requested = new Map<number, RequestedCall | RequestedCall[]>()
   total = 0
@@ -69,8 +69,8 @@ export class TurnLedger {
 
   /** Counts an answered call; returns how often this tool was answered in the turn. */
   countResponse(response: Pick<ToolResponse, 'name'>): number {
-    const count = (this.perTool.get(response.name) ?? 0) + 1
-    this.perTool.set(response.name, count)
+    const count = (this.#perTool.get(response.name) ?? 0) + 1
+    this.#perTool.set(response.name, count)
     this.total++
     return count
   }
