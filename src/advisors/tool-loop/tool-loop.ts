@@ -169,7 +169,7 @@ export class ToolLoop {
       appended: appended as NonNullable<ToolExecutionResult['appended']>,
     }
     if (!result.returnDirect) return { done: false, result }
-    return this.ended('returnDirect', this.returnDirectResponse(response, result))
+    return this.ended('returnDirect', this.#returnDirectResponse(response, result))
   }
 
   /** A round stopped by a tool call limit ends the loop with a message saying so; any other failure fails the round. */
@@ -217,7 +217,7 @@ export class ToolLoop {
   }
 
   /** One generation per tool response, its text the tool's output. */
-  returnDirectResponse(response: ChatClientResponse, result: ToolExecutionResult): ChatClientResponse {
+  #returnDirectResponse(response: ChatClientResponse, result: ToolExecutionResult): ChatClientResponse {
     const last = result.conversationHistory.at(-1)
     const responses = last?.role === 'tool' ? last.responses : []
     return this.#replaceGenerations(
