@@ -283,14 +283,19 @@ function presetAnswer(answers: Readonly<Record<string, unknown>> | undefined, id
  * its own history instead. A class: its getter is shared on the prototype, so each round makes one plain object.
  */
 class RoundResult implements ToolExecutionResult {
+  // Declared and set by the constructor, as CallContext's fields.
+  declare readonly appended: readonly [AssistantMessage, ToolResponseMessage]
+  declare readonly returnDirect: boolean
   readonly #messages: readonly Message[]
   #history: Message[] | undefined
 
   constructor(
     messages: readonly Message[],
-    readonly appended: readonly [AssistantMessage, ToolResponseMessage],
-    readonly returnDirect: boolean,
+    appended: readonly [AssistantMessage, ToolResponseMessage],
+    returnDirect: boolean,
   ) {
+    this.appended = appended
+    this.returnDirect = returnDirect
     this.#messages = messages
   }
 
