@@ -63,10 +63,10 @@ export function fastValidator(root: JsonSchema): JsonValidator | undefined {
   }
   // The key joins the paths of the issues found under it: no path is kept while values pass.
   const at = (key: string | number, check: Check, value: unknown) => {
-    const before = issues ? issues.length : 0
+    const before = issues?.length ?? 0
     const ok = check(value)
     // A check that passed left no issues (each `fail` returns false up to here).
-    if (!ok) for (let i = before; i < issues!.length; i++) issues![i]!.path = pointer([key]) + issues![i]!.path
+    if (!ok) for (const issue of issues!.slice(before)) issue.path = pointer([key]) + issue.path
     return ok
   }
 
