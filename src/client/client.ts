@@ -326,7 +326,7 @@ function emptySpec(model: ChatModel): CallSpec {
   return {
     model,
     messages: [],
-    // Present from the start: a prompt's copy of the spec that gained it cost 1% of a warm tool loop (bench-peers, Node).
+    // Present from the start: a prompt's copy of the spec that gained it cost 2% of a warm tool loop (bench-peers, Node).
     user: undefined,
     attachments: [],
     tools: [],
