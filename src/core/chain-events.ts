@@ -164,7 +164,9 @@ export function emitChainEvent(
   context: Readonly<Record<string, unknown>>,
   source: string,
 ): void {
-  for (const advisor of advisors) {
+  // An indexed loop: for…of makes an iterator per event, and the tool loop sends two events a tool call.
+  for (let i = 0; i < advisors.length; i++) {
+    const advisor = advisors[i]!
     if (!isChainEventListener(advisor)) continue
     try {
       advisor.onChainEvent(event, context, source)

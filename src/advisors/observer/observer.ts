@@ -149,8 +149,10 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
    * the run; outside it, only how the run ended.
    */
   #watch(request: ChatClientRequest, advisors: readonly Advisor[]): StreamObservation {
-    const { run, round, placement } = this.#enter(request)
-    const perRound = placement !== 'outside-loop'
+    const entry = this.#enter(request)
+    const run = entry.recorder
+    const round = roundOf(request, entry)
+    const perRound = entry.placement !== 'outside-loop'
     return {
       begin: (started) => {
         if (!perRound) return
@@ -226,8 +228,8 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     recorder.start(event.mode, placement, [...event.advisors], context)
   }
 
-  /** The run of a request and its round: the loop's round inside it, else each call through this observer a round. */
-  #enter(request: ChatClientRequest): { run: RunRecorder; round: number; placement: Placement } {
+  /** The run of a request. */
+  #enter(request: ChatClientRequest): ObservedRun {
     const runId = request.context[RUN_ID_KEY]
     const entry = typeof runId === 'string' ? this.#runs.get(runId) : undefined
     if (!entry) {
@@ -235,13 +237,7 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
         `ObserverAdvisor '${this.name}' got a request of a run it did not see start (run id ${String(runId)}): put the observer in the chain's advisors, which start the run.`,
       )
     }
-    const round = request.context[ROUND_KEY]
-    const placement = entry.placement
-    return {
-      run: entry.recorder,
-      round: typeof round === 'number' ? round : placement === 'no-loop' ? ++entry.calls : 0,
-      placement,
-    }
+    return entry
   }
 
   #end(run: RunRecorder, status: RunStatus, error?: ErrorInfo): void {
@@ -253,6 +249,12 @@ export class ObserverAdvisor implements CallAdvisor, StreamAdvisor, ChainEventLi
     this.#ended.set(run.runId, entry)
     if (this.#ended.size > ENDED_RUNS_KEPT) this.#ended.delete(this.#ended.keys().next().value!)
   }
+}
+
+/** A request's round: the loop's round inside it, else each call through this observer a round. */
+function roundOf(request: ChatClientRequest, entry: ObservedRun): number {
+  const round = request.context[ROUND_KEY]
+  return typeof round === 'number' ? round : entry.placement === 'no-loop' ? ++entry.calls : 0
 }
 
 function numberIn(value: unknown): number {

@@ -143,7 +143,7 @@ export class RunRecorder {
   }
 
   request(round: number, messages: readonly Message[], options: ChatOptions, t?: number, provider?: string): void {
-    this.#rounds = Math.max(this.#rounds, round)
+    if (round > this.#rounds) this.#rounds = round
     const shared = this.#sharedPrefix(messages)
     this.#lastMessages = messages
     this.#lastLength = messages.length
@@ -172,7 +172,7 @@ export class RunRecorder {
     const model = metadata?.model
     const usage = metadata?.usage
     const finishReason = generation?.metadata.finishReason
-    this.#usage = addUsage(this.#usage, usage)
+    if (usage) this.#usage = addUsage(this.#usage, usage)
     this.finishReason = finishReason ?? this.finishReason
     const generationSeconds = (timing.durationMs - (timing.timeToFirstTokenMs ?? 0)) / 1000
     const text = this.#redactor.text(output?.text ?? '')
@@ -296,9 +296,9 @@ export class RunRecorder {
   #sharedPrefix(messages: readonly Message[]): number {
     const last = this.#lastMessages
     if (!last) return 0
-    // The tool loop appends to one array: the same array means the old messages are all still there.
-    if (last === messages) return Math.min(this.#lastLength, messages.length)
     const limit = Math.min(this.#lastLength, messages.length)
+    // The tool loop appends to one array: the same array means the old messages are all still there.
+    if (last === messages) return limit
     let shared = 0
     while (shared < limit && messages[shared] === last[shared]) shared++
     return shared

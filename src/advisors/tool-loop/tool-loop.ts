@@ -188,9 +188,11 @@ export class ToolLoop {
     return { done: true, replaced, response }
   }
 
-  // Tools run within one round: the loop's round is theirs until they are all done.
+  // Tools run within one round: the loop's round is theirs until they are all done. (Handed to the
+  // tool round only when the loop has listeners.)
   readonly #onToolExecution = (event: ToolExecutionEvent): void => {
-    this.#emit(event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round))
+    const toolEvent = event.type === 'start' ? toolStartEvent(event, this.round) : toolEndEvent(event, this.round)
+    emitChainEvent(this.#listeners, toolEvent, this.#context, this.advisor.name)
   }
 
   /** Next round: `instructions` are sent; messages a hook added to them join the history. */
